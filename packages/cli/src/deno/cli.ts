@@ -1,0 +1,65 @@
+/**
+ * The `xmd` command: dispatch and the one place errors become exit codes.
+ *
+ * Invariant: a user mistake (bad arguments, a bad document, bad props, a bad
+ * journal, a divergence, a secret) prints one `xmd: …` line and exits 1,
+ * never a stack trace. Only an unexpected error prints its stack, as a bug.
+ *
+ * @module
+ */
+import type { CommandIo } from "./command-io.ts";
+import { RUN_USAGE, runCommand } from "./run-command.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** Usage of `xmd`. */
+export const USAGE = `Usage: xmd <command> [options]
+
+Commands:
+  run <document.md>   run a Markdown document on this machine
+
+Run xmd <command> --help for a command's options.`;
+
+/** Error classes that are the user's to fix: their message is the whole story. */
+const USER_ERRORS = new Set([
+  "UsageError",
+  "DocumentError",
+  "PropsError",
+  "JournalFormatError",
+  "JournalStoppedError",
+  "DivergenceError",
+  "SecretDetectedError",
+  "SecretScanError",
+  "GlobPatternError",
+]);
+
+/** Runs `xmd` with `args` and returns the exit code. */
+export async function main(args: readonly string[], io: CommandIo): Promise<number> {
+  try {
+    const [command, ...rest] = args;
+    switch (command) {
+      case "run":
+        return await runCommand(rest, io);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(USAGE + "\n");
+        return command === undefined ? 1 : 0;
+      default:
+        throw new UsageError(`Unknown command "${command}": run xmd --help for the commands`);
+    }
+  } catch (error) {
+    if (error instanceof Error && USER_ERRORS.has(error.name)) {
+      io.stderr(`xmd: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(
+      `xmd: internal error (a bug in xmd, please report it):\n${
+        error instanceof Error ? error.stack : String(error)
+      }\n`,
+    );
+    return 1;
+  }
+}
+
+export { RUN_USAGE };

@@ -1,0 +1,56 @@
+/**
+ * Reading documents from the host: the root document as the user named it,
+ * and components beside it (by label, relative to the root's folder).
+ *
+ * @module
+ */
+import type { SourceReader } from "@xmd/core";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { UsageError } from "./usage-error.ts";
+
+/** A root document read from disk. */
+export interface HostDocument {
+  /** The folder components resolve against. */
+  folder: string;
+  /** The label used in positions and journal names (its file name). */
+  label: string;
+  /** Its text. */
+  text: string;
+}
+
+/** Reads the root document, refusing a missing or unreadable one with what to do. */
+export async function readDocument(cwd: string, path: string): Promise<HostDocument> {
+  const absolute = isAbsolute(path) ? path : resolve(cwd, path);
+  try {
+    return {
+      folder: dirname(absolute),
+      label: basename(absolute),
+      text: await Deno.readTextFile(absolute),
+    };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UsageError(`Cannot read document "${path}": no such file. Check the path`);
+    }
+    if (error instanceof Deno.errors.IsADirectory) {
+      throw new UsageError(`Cannot read document "${path}": it is a directory. Name a .md file`);
+    }
+    if (error instanceof Deno.errors.PermissionDenied) {
+      throw new UsageError(`Cannot read document "${path}": permission denied`);
+    }
+    throw error;
+  }
+}
+
+/** Reads components relative to `folder`; a missing file is `undefined`. */
+export function hostSourceReader(folder: string): SourceReader {
+  return async (label) => {
+    try {
+      return await Deno.readTextFile(join(folder, label));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.IsADirectory) {
+        return undefined;
+      }
+      throw error;
+    }
+  };
+}

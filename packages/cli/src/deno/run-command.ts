@@ -1,0 +1,130 @@
+/**
+ * `xmd run`: executes a document against the caller's machine. Nothing is
+ * promised afterwards; `--journal` writes a diagnostic trace that `--replay`
+ * reproduces (completed) or continues live (truncated).
+ *
+ * Order matters: the document, its components and its props are checked
+ * before any journal is opened and before anything runs.
+ *
+ * @module
+ */
+import {
+  createSecretGate,
+  disabledSecretGate,
+  type DurableStream,
+  formatPropsHelp,
+  Journal,
+  loadProgram,
+  MemoryStream,
+  resolveProps,
+  runProgram,
+} from "@xmd/core";
+import { HostFileSystem, HostShell, JsonlStream, TerminalElicit } from "@xmd/core/deno";
+import type { CommandIo } from "./command-io.ts";
+import { hostSourceReader, readDocument } from "./host-documents.ts";
+import { parseRunArguments } from "./run-arguments.ts";
+import { UsageError } from "./usage-error.ts";
+
+/** Usage of `xmd run`. */
+export const RUN_USAGE = `Usage: xmd run [options] <document.md[#Section/Sub]>
+
+Runs a Markdown document on this machine: prose is printed, exec blocks run
+with bash in the current directory, <File> reads and writes here.
+
+Options:
+  --props-<name>=<value>   set a prop (see xmd run <document> --help)
+  --props=<json>           set props from a JSON object
+  --answer <name>=<json>   answer <Elicit as="name"> without a prompt
+  --journal=<file>         record every effect in a new JSON Lines journal
+  --replay=<file>          replay a journal: reproduce a completed run without
+                           running anything, or continue a truncated one
+  --no-secret-detection    do not refuse journal events that look like secrets
+  --help                   show this help, or a document's props`;
+
+/** Runs `xmd run` and returns the exit code. */
+export async function runCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const options = parseRunArguments(args);
+  if (!options.document) {
+    if (options.help) {
+      io.stdout(RUN_USAGE + "\n");
+      return 0;
+    }
+    throw new UsageError("Missing document: write xmd run <document.md>");
+  }
+  const document = await readDocument(io.cwd, options.document);
+  const program = await loadProgram(
+    { file: document.label, text: document.text },
+    hostSourceReader(document.folder),
+    { target: options.target },
+  );
+  if (options.help) {
+    io.stdout(
+      `Usage: xmd run [options] ${options.document}${
+        options.target ? `#${options.target}` : ""
+      }\n\nProps:\n${formatPropsHelp(program.root.props)}\n`,
+    );
+    return 0;
+  }
+  const props = resolveProps(program.root.props, {
+    options: options.propOptions,
+    propsJson: options.propsJson,
+    env: io.env,
+  });
+  if (options.noSecretDetection) {
+    io.stderr("xmd: warning: secret detection is off for this command\n");
+  }
+  const journalPath = options.journal ?? options.replay;
+  using file = journalPath === undefined ? undefined : new JsonlStream(io.resolve(journalPath));
+  if (options.journal !== undefined && (await file!.readAll()).length > 0) {
+    throw new UsageError(
+      `Cannot start journal "${options.journal}": it already holds events. Continue it with --replay=${options.journal}, or choose a new file`,
+    );
+  }
+  const stream: DurableStream = file ?? new MemoryStream();
+  const gate = options.noSecretDetection || !file ? disabledSecretGate : createSecretGate();
+  const journal = await Journal.open(stream, gate);
+  if (options.replay !== undefined && journal.state === "empty") {
+    throw new UsageError(
+      `Cannot replay "${options.replay}": it holds no events. Start a journal with --journal=${options.replay}`,
+    );
+  }
+  const completed = journal.state === "completed";
+  const outcome = await runProgram({
+    program,
+    props,
+    providers: completed ? detachedProviders() : {
+      fs: new HostFileSystem(io.cwd),
+      shell: new HostShell(io.cwd),
+      elicit: new TerminalElicit({
+        answers: options.answers,
+        interactive: io.interactive,
+        stderr: io.stderr,
+      }),
+    },
+    journal,
+    stdout: io.stdout,
+    stderr: io.stderr,
+    signal: io.signal,
+  });
+  switch (outcome.status) {
+    case "completed":
+      return 0;
+    case "failed":
+      io.stderr(`xmd: ${outcome.error.message}\n`);
+      return 1;
+    case "cancelled":
+      io.stderr("xmd: interrupted\n");
+      return 130;
+  }
+}
+
+/** Providers for a completed replay: none may be called, and none is. */
+function detachedProviders() {
+  const refuse = () =>
+    Promise.reject(new Error("A completed replay attaches no provider; this is a bug in xmd"));
+  return {
+    fs: { readText: refuse, writeText: refuse, glob: refuse },
+    shell: { run: refuse },
+    elicit: { ask: refuse },
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * A command-line mistake: what is wrong and what to type instead.
+ *
+ * @module
+ */
+
+/** The command line cannot be carried out as given. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}

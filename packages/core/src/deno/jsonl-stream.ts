@@ -1,0 +1,77 @@
+/**
+ * A journal stored as JSON Lines: one event per line, appended and synced
+ * before `append` resolves. Reading parses every line with zod and refuses a
+ * malformed one by its line number, never echoing its content.
+ *
+ * @module
+ */
+import type { DurableStream } from "../journal/durable-stream.ts";
+import { type JournalEvent, JournalEventSchema } from "../journal/events.ts";
+import { JournalFormatError } from "../journal/journal-errors.ts";
+
+const encoder = new TextEncoder();
+
+/** A `DurableStream` over a JSON Lines file (created on first append). */
+export class JsonlStream implements DurableStream, Disposable {
+  readonly #path: string;
+  #file: Deno.FsFile | undefined;
+
+  /** `path` is the journal file; it need not exist yet. */
+  constructor(path: string) {
+    this.#path = path;
+  }
+
+  /** Reads every event; a missing file is an empty journal. */
+  async readAll(): Promise<JournalEvent[]> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.#path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
+    }
+    if (text === "") return [];
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] !== "") {
+      throw new JournalFormatError(
+        `Cannot read journal "${this.#path}": line ${lines.length} is incomplete (no final newline)`,
+      );
+    }
+    lines.pop();
+    return lines.map((line, index) => {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch {
+        throw new JournalFormatError(
+          `Cannot read journal "${this.#path}": line ${index + 1} is not valid JSON`,
+        );
+      }
+      const parsed = JournalEventSchema.safeParse(raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new JournalFormatError(
+          `Cannot read journal "${this.#path}": line ${index + 1} is not a valid journal event (${
+            issue.path.join(".") || "event"
+          }: ${issue.code})`,
+        );
+      }
+      return parsed.data;
+    });
+  }
+
+  /** Appends one line and syncs it to disk. */
+  async append(event: JournalEvent): Promise<void> {
+    this.#file ??= await Deno.open(this.#path, { create: true, append: true });
+    const bytes = encoder.encode(JSON.stringify(event) + "\n");
+    let written = 0;
+    while (written < bytes.length) written += await this.#file.write(bytes.subarray(written));
+    await this.#file.syncData();
+  }
+
+  /** Closes the file handle. */
+  [Symbol.dispose](): void {
+    this.#file?.close();
+    this.#file = undefined;
+  }
+}

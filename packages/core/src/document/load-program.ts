@@ -1,0 +1,153 @@
+/**
+ * Loading a program: the root document and every markdown component it
+ * reaches, resolved, parsed and checked before anything runs. The returned
+ * sources are the closed set a workflow run retains.
+ *
+ * Invariants: an unknown component, a component cycle, an unknown prop or a
+ * literal prop of the wrong type is a `DocumentError` at the invocation.
+ *
+ * @module
+ */
+import type { JsonObject } from "../json/json-value.ts";
+import { type PropsSpec, validateComponentProps } from "../props/mod.ts";
+import { DocumentError } from "./document-error.ts";
+import { parseDocument, type ParsedDocument } from "./parse-document.ts";
+import type { Element, Part } from "./tree.ts";
+
+/** A loaded program. */
+export interface Program {
+  /** The root document. */
+  root: ParsedDocument;
+  /** Components by name (`Greeting`, `Git.Commit`). */
+  components: ReadonlyMap<string, ParsedDocument>;
+  /** Every source read, by file label (root first). */
+  sources: ReadonlyMap<string, string>;
+}
+
+/** Reads a file next to the root document by its relative label; `undefined` when absent. */
+export type SourceReader = (label: string) => Promise<string | undefined>;
+
+/** The candidate labels for a component name, in resolution order. */
+export function componentCandidates(name: string): string[] {
+  const relative = `${name.split(".").join("/")}.md`;
+  return [relative, `components/${relative}`];
+}
+
+/**
+ * Parses the root document and resolves its components.
+ *
+ * @example Loading a program from memory
+ * ```ts
+ * import { loadProgram } from "@xmd/core";
+ * const files: Record<string, string> = { "Hi.md": "Hello {props.name}!\n" };
+ * const program = await loadProgram(
+ *   { file: "doc.md", text: '<Hi name="Ada" />\n' },
+ *   (label) => Promise.resolve(files[label]),
+ * );
+ * console.log([...program.components.keys()]); // ["Hi"]
+ * ```
+ */
+export async function loadProgram(
+  root: { file: string; text: string },
+  read: SourceReader,
+  options: { target?: string } = {},
+): Promise<Program> {
+  const rootDocument = parseDocument(root.text, root.file, { target: options.target });
+  const components = new Map<string, ParsedDocument>();
+  const sources = new Map<string, string>([[root.file, root.text]]);
+  const queue: ParsedDocument[] = [rootDocument];
+  while (queue.length) {
+    const document = queue.shift()!;
+    for (const [name, position] of document.components) {
+      if (components.has(name)) continue;
+      let found: { label: string; text: string } | undefined;
+      for (const label of componentCandidates(name)) {
+        const text = await read(label);
+        if (text !== undefined) {
+          found = { label, text };
+          break;
+        }
+      }
+      if (!found) {
+        throw new DocumentError(
+          `Unknown component <${name}>: create ${
+            componentCandidates(name).join(" or ")
+          } beside the document, or use a built-in`,
+          position,
+        );
+      }
+      const parsed = parseDocument(found.text, found.label, { component: true });
+      components.set(name, parsed);
+      sources.set(found.label, found.text);
+      queue.push(parsed);
+    }
+  }
+  const program = { root: rootDocument, components, sources };
+  checkCycles(program);
+  for (const document of [rootDocument, ...components.values()]) {
+    walkElements(document.parts, (element) => {
+      if (element.component) checkInvocation(element, components.get(element.name)!.props);
+    });
+  }
+  return program;
+}
+
+function checkCycles(program: Program): void {
+  const state = new Map<string, "visiting" | "done">();
+  const visit = (name: string, trail: string[]) => {
+    const document = program.components.get(name)!;
+    state.set(name, "visiting");
+    for (const [child, position] of document.components) {
+      if (state.get(child) === "visiting") {
+        const cycle = [...trail.slice(trail.indexOf(child)), name, child].join(" → ");
+        throw new DocumentError(
+          `Component cycle ${cycle}: a component cannot invoke itself, directly or through others`,
+          position,
+        );
+      }
+      if (!state.has(child)) visit(child, [...trail, name]);
+    }
+    state.set(name, "done");
+  };
+  for (const name of program.root.components.keys()) {
+    if (!state.has(name)) visit(name, []);
+  }
+}
+
+function checkInvocation(element: Element, spec: PropsSpec): void {
+  const known = new Map(spec.map((prop) => [prop.name, prop]));
+  const literals: JsonObject = {};
+  for (const [name, value] of element.attributes) {
+    const prop = known.get(name);
+    if (!prop) {
+      throw new DocumentError(
+        `Unknown prop ${name} for <${element.name}>: ${
+          spec.length ? `it accepts ${spec.map((p) => p.name).join(", ")}` : "it takes no props"
+        }`,
+        value.position,
+      );
+    }
+    if (value.kind === "literal") literals[name] = value.value;
+  }
+  for (const prop of spec) {
+    if (prop.required && !element.attributes.has(prop.name) && !("default" in prop.schema)) {
+      throw new DocumentError(`<${element.name}> needs the prop ${prop.name}`, element.position);
+    }
+  }
+  const literalSpec = spec.filter((prop) => prop.name in literals)
+    .map((prop) => ({ ...prop, required: false }));
+  validateComponentProps(literalSpec, literals, element.position, element.name);
+}
+
+/** Calls `visit` for every element in `parts`, depth first, in document order. */
+export function walkElements(parts: readonly Part[], visit: (element: Element) => void): void {
+  for (const part of parts) {
+    if (part.kind !== "element") continue;
+    visit(part.element);
+    walkElements(part.element.children, visit);
+    if (part.element.otherwise) {
+      visit(part.element.otherwise);
+      walkElements(part.element.otherwise.children, visit);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `<Elicit>` answer schemas: author-written JSON Schemas, compiled once per
+ * distinct schema and checked against each answer before it is journaled.
+ *
+ * @module
+ */
+import Ajv, { type ValidateFunction } from "ajv";
+import { DocumentError } from "../document/document-error.ts";
+import type { SourcePosition } from "../document/source-position.ts";
+import type { JsonValue } from "../json/json-value.ts";
+import { EffectRefusal } from "./effect-refusal.ts";
+
+/** An answer that does not satisfy its question's schema. The message never echoes the answer. */
+export class AnswerSchemaError extends EffectRefusal {
+  override name = "AnswerSchemaError";
+}
+
+const ajv = new Ajv.default({ strict: false, allErrors: true });
+const cache = new Map<string, ValidateFunction>();
+
+/** Compiles `schema` (refusing an invalid one at `position`) into a checker that throws `AnswerSchemaError`. */
+export function compileAnswerSchema(
+  schema: JsonValue,
+  position: SourcePosition,
+): (answer: JsonValue, name: string) => void {
+  const key = JSON.stringify(schema);
+  let validate = cache.get(key);
+  if (!validate) {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+      throw new DocumentError("The schema of <Elicit> must be a JSON Schema object", position);
+    }
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      throw new DocumentError(
+        `The schema of <Elicit> is not a valid JSON Schema: ${(error as Error).message}`,
+        position,
+      );
+    }
+    cache.set(key, validate);
+  }
+  const check = validate;
+  return (answer, name) => {
+    if (check(answer)) return;
+    const problems = (check.errors ?? []).map((error) =>
+      `${error.instancePath || "answer"} ${error.message}`
+    );
+    throw new AnswerSchemaError(
+      `The answer for "${name}" does not match its schema: ${problems.join("; ")}`,
+    );
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The expansion engine and its provider interfaces.
+ *
+ * @module
+ */
+export type * from "./providers.ts";
+export { FileSystemError, type FileSystemErrorCode } from "./file-system-error.ts";
+export { EffectRefusal } from "./effect-refusal.ts";
+export { AnswerSchemaError } from "./answer-schema.ts";
+export { CancelledError, EffectFailure } from "./run-failures.ts";
+export { interpolate, runProgram, type RunOptions, type RunOutcome } from "./run-program.ts";
+export { joinLogical } from "./logical-path.ts";

@@ -1,0 +1,30 @@
+/**
+ * The ways a run stops short. A checked failure (a document problem found
+ * while running, or an effect's recorded error) is journaled in the root
+ * Close and replays identically; a cancellation stops without a Close.
+ *
+ * @module
+ */
+import { formatPosition, type SourcePosition } from "../document/source-position.ts";
+import type { ErrorRecord } from "../journal/events.ts";
+
+/** An effect settled with an error: live or replayed, it is the same error. */
+export class EffectFailure extends Error {
+  override name = "EffectFailure";
+  /** The recorded error (its name is the original class name, e.g. `FileSystemError`). */
+  readonly record: ErrorRecord;
+
+  constructor(record: ErrorRecord, position: SourcePosition) {
+    super(`${formatPosition(position)}: ${record.message}`);
+    this.record = record;
+  }
+}
+
+/** The run was cancelled (Ctrl-C); the current effect was journaled as `cancelled`. */
+export class CancelledError extends Error {
+  override name = "CancelledError";
+
+  constructor() {
+    super("Cancelled");
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * The journal: replays a recorded prefix and records the live suffix.
+ *
+ * Invariants:
+ * - Persist before resume: a live effect's Yield is durable (secret gate
+ *   passed, stream append resolved) before its result is returned.
+ * - Replay is strict: the next recorded event must be the effect or close the
+ *   document asks for, else `DivergenceError` and nothing is appended.
+ * - Fail-stop: after the first failed append every later effect and append
+ *   is refused with `JournalStoppedError`; nothing compensating is written.
+ * - A recorded `cancelled` Yield is an attempt that did not finish: replay
+ *   skips it and runs the same effect again.
+ *
+ * @module
+ */
+import type { SecretGate } from "../secret/mod.ts";
+import type { DurableStream } from "./durable-stream.ts";
+import type { Description, JournalEvent, Result } from "./events.ts";
+import { DivergenceError, JournalFormatError, JournalStoppedError } from "./journal-errors.ts";
+
+/** empty: run live; truncated: replay then continue live; completed: replay only. */
+export type JournalState = "empty" | "truncated" | "completed";
+
+/** How an effect settled, and whether it came from the recorded history. */
+export interface EffectSettlement {
+  /** The result, recorded or live. */
+  result: Result;
+  /** Whether the result was replayed (no provider was called). */
+  replayed: boolean;
+}
+
+/**
+ * A journal over a durable stream.
+ *
+ * @example Recording one effect
+ * ```ts ignore
+ * const journal = await Journal.open(stream, gate);
+ * const { result } = await journal.effect("root", { type: "file.write", name: "File doc.md:3:1" },
+ *   async () => ({ status: "ok", value: null }));
+ * await journal.close("root", { status: "ok", value: null });
+ * ```
+ */
+export class Journal {
+  readonly #stream: DurableStream;
+  readonly #gate: SecretGate;
+  readonly #recorded: readonly JournalEvent[];
+  #cursor = 0;
+  #stopped: Error | undefined;
+
+  private constructor(stream: DurableStream, gate: SecretGate, recorded: JournalEvent[]) {
+    this.#stream = stream;
+    this.#gate = gate;
+    this.#recorded = recorded;
+  }
+
+  /** Reads the recorded history and checks its shape (the root Close, if any, is last). */
+  static async open(stream: DurableStream, gate: SecretGate): Promise<Journal> {
+    const recorded = await stream.readAll();
+    const rootClose = recorded.findIndex((event) =>
+      event.type === "close" && event.coroutineId === "root"
+    );
+    if (rootClose >= 0 && rootClose !== recorded.length - 1) {
+      throw new JournalFormatError(
+        `Cannot read the journal: event ${
+          rootClose + 2
+        } follows the root close, which must be last`,
+      );
+    }
+    return new Journal(stream, gate, recorded);
+  }
+
+  /** The state the journal was opened in. */
+  get state(): JournalState {
+    const last = this.#recorded[this.#recorded.length - 1];
+    if (!last) return "empty";
+    return last.type === "close" && last.coroutineId === "root" ? "completed" : "truncated";
+  }
+
+  /** Whether recorded events remain to be replayed. */
+  get replaying(): boolean {
+    return this.#cursor < this.#recorded.length;
+  }
+
+  /** How many events have been replayed or appended so far. */
+  get position(): number {
+    return this.#cursor;
+  }
+
+  /**
+   * Settles one effect: from the history when it is recorded there, else by
+   * calling `run` and appending its Yield before returning.
+   */
+  async effect(
+    coroutineId: string,
+    description: Description,
+    run: () => Promise<Result>,
+  ): Promise<EffectSettlement> {
+    while (this.#cursor < this.#recorded.length) {
+      const event = this.#recorded[this.#cursor];
+      const number = this.#cursor + 1;
+      if (event.type === "close") {
+        throw new DivergenceError(
+          "past-close",
+          number,
+          `records the end of coroutine ${event.coroutineId}, but the document goes on to "${description.name}"`,
+        );
+      }
+      if (event.coroutineId !== coroutineId) {
+        throw new DivergenceError(
+          "coroutine",
+          number,
+          `belongs to coroutine ${event.coroutineId}, but the document asks for "${description.name}" in ${coroutineId}`,
+        );
+      }
+      if (event.description.type !== description.type) {
+        throw new DivergenceError(
+          "type",
+          number,
+          `records a ${event.description.type} effect "${event.description.name}", but the document asks for a ${description.type} effect "${description.name}"`,
+        );
+      }
+      if (event.description.name !== description.name) {
+        throw new DivergenceError(
+          "name",
+          number,
+          `records "${event.description.name}", but the document asks for "${description.name}"`,
+        );
+      }
+      if (!sameDescription(event.description, description)) {
+        throw new DivergenceError(
+          "input",
+          number,
+          `records "${event.description.name}" with other inputs than the document now gives it`,
+        );
+      }
+      this.#cursor++;
+      if (event.result.status === "cancelled") continue;
+      return { result: event.result, replayed: true };
+    }
+    this.#checkLive();
+    const result = await run();
+    await this.#append({ type: "yield", coroutineId, description, result });
+    return { result, replayed: false };
+  }
+
+  /** Records (or checks against the history) the end of a coroutine. */
+  async close(coroutineId: string, result: Result): Promise<void> {
+    if (this.#cursor < this.#recorded.length) {
+      const event = this.#recorded[this.#cursor];
+      const number = this.#cursor + 1;
+      if (event.type === "yield") {
+        throw new DivergenceError(
+          "ended-early",
+          number,
+          `records "${event.description.name}", but the document ends coroutine ${coroutineId} there`,
+        );
+      }
+      if (event.coroutineId !== coroutineId) {
+        throw new DivergenceError(
+          "coroutine",
+          number,
+          `records the end of coroutine ${event.coroutineId}, but the document ends ${coroutineId}`,
+        );
+      }
+      if (!sameOutcome(event.result, result)) {
+        throw new DivergenceError(
+          "outcome",
+          number,
+          `records coroutine ${coroutineId} ending ${describe(event.result)}, but it now ends ${
+            describe(result)
+          }`,
+        );
+      }
+      this.#cursor++;
+      return;
+    }
+    this.#checkLive();
+    await this.#append({ type: "close", coroutineId, result });
+  }
+
+  #checkLive(): void {
+    if (this.#stopped) {
+      throw new JournalStoppedError(
+        "Cannot continue: an earlier journal append failed, so no later effect runs",
+        { cause: this.#stopped },
+      );
+    }
+  }
+
+  async #append(event: JournalEvent): Promise<void> {
+    try {
+      const where = event.type === "yield"
+        ? `journal event "${event.description.name}"`
+        : `journal close of ${event.coroutineId}`;
+      await this.#gate.check(JSON.stringify(event), where);
+      await this.#stream.append(event);
+      this.#cursor++;
+    } catch (error) {
+      this.#stopped = error as Error;
+      throw error;
+    }
+  }
+}
+
+function sameDescription(recorded: Description, asked: Description): boolean {
+  const keys = new Set([...Object.keys(recorded), ...Object.keys(asked)]);
+  for (const key of keys) {
+    if (JSON.stringify(recorded[key]) !== JSON.stringify(asked[key])) return false;
+  }
+  return true;
+}
+
+function sameOutcome(recorded: Result, now: Result): boolean {
+  if (recorded.status !== now.status) return false;
+  if (recorded.status === "err" && now.status === "err") {
+    return recorded.error.name === now.error.name && recorded.error.message === now.error.message;
+  }
+  return true;
+}
+
+function describe(result: Result): string {
+  return result.status === "err" ? `with ${result.error.name}` : result.status;
+}

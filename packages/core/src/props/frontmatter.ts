@@ -1,0 +1,163 @@
+/**
+ * A document's YAML frontmatter: its typed props and its metadata.
+ * Invariant: frontmatter that parses yields JSON only and a props spec whose
+ * every schema is in the supported subset and compiles; anything else is a
+ * DocumentError at the offending key or value, before anything runs.
+ *
+ * @module
+ */
+import { isMap, isScalar, isSeq, LineCounter, type Pair, parseDocument } from "yaml";
+import { DocumentError } from "../document/document-error.ts";
+import type { SourcePosition } from "../document/source-position.ts";
+import type { JsonObject, JsonValue } from "../json/json-value.ts";
+import { checkPropSchema } from "./_prop-schema.ts";
+import { keyString, positionAt, positionOf, type YamlSource, yamlToJson } from "./_yaml-json.ts";
+import { createPropSpec, type PropSpec, type PropsSpec } from "./props-spec.ts";
+
+/** What a document's frontmatter declares. */
+export interface Frontmatter {
+  /** The props, from `props` and the top-level `required`. */
+  readonly props: PropsSpec;
+  /** Every other key, bound as `meta` in expressions. */
+  readonly meta: JsonObject;
+}
+
+const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Parses frontmatter YAML. `startLine` is the document line of the YAML's
+ * first line (the line after the opening `---`), so refusals point into the
+ * document. Empty frontmatter declares no props and no metadata.
+ *
+ * @example Reading props and metadata
+ * ```ts
+ * import { parseFrontmatter } from "@xmd/core";
+ * const { props, meta } = parseFrontmatter(
+ *   "title: Release\nrequired: [version]\nprops:\n  version:\n    type: string\n",
+ *   "release.md",
+ *   2,
+ * );
+ * console.log(meta.title, props[0].optionName, props[0].required); // "Release" "props-version" true
+ * ```
+ */
+export function parseFrontmatter(yamlText: string, file: string, startLine: number): Frontmatter {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false });
+  const source: YamlSource = { doc, lineCounter, file, startLine };
+  const start: SourcePosition = { file, line: startLine, column: 1 };
+  const [error] = doc.errors;
+  if (error !== undefined) {
+    throw new DocumentError(
+      `Cannot parse the frontmatter: ${error.message}; fix the YAML`,
+      positionAt(source, error.pos[0]),
+      { cause: error },
+    );
+  }
+  const contents = doc.contents;
+  if (contents === null || (isScalar(contents) && contents.value === null)) {
+    return { props: [], meta: {} };
+  }
+  if (!isMap(contents)) {
+    throw new DocumentError(
+      "Cannot read the frontmatter: it must be a map of keys (props, required and metadata)",
+      positionOf(source, contents, start),
+    );
+  }
+  let propsPair: Pair | undefined;
+  let requiredPair: Pair | undefined;
+  const meta: [string, JsonValue][] = [];
+  for (const pair of contents.items) {
+    const key = keyString(source, pair.key, start);
+    if (key === "props") propsPair = pair;
+    else if (key === "required") requiredPair = pair;
+    else meta.push([key, yamlToJson(source, pair.value, positionOf(source, pair.key, start))]);
+  }
+  const declared = propsPair === undefined ? [] : readProps(source, propsPair, start);
+  const required = requiredPair === undefined
+    ? new Set<string>()
+    : readRequired(source, requiredPair, declared, start);
+  const props = declared.map(({ name, schema }) =>
+    createPropSpec(name, schema, required.has(name))
+  );
+  checkNamesDistinct(props, declared);
+  return { props, meta: Object.fromEntries(meta) };
+}
+
+interface DeclaredProp {
+  readonly name: string;
+  readonly schema: JsonObject;
+  readonly at: SourcePosition;
+}
+
+function readProps(source: YamlSource, pair: Pair, start: SourcePosition): DeclaredProp[] {
+  const keyAt = positionOf(source, pair.key, start);
+  const node = pair.value;
+  if (!isMap(node)) {
+    throw new DocumentError(
+      "Cannot read props: it must be a map of prop names to JSON Schemas",
+      positionOf(source, node, keyAt),
+    );
+  }
+  return node.items.map((prop) => {
+    const name = keyString(source, prop.key, keyAt);
+    const at = positionOf(source, prop.key, keyAt);
+    if (!identifier.test(name) || !/[A-Za-z0-9]/.test(name)) {
+      throw new DocumentError(
+        `Cannot declare prop "${name}": a prop name must be an identifier (letters, digits and _, not starting with a digit)`,
+        at,
+      );
+    }
+    if (name === "__proto__") {
+      throw new DocumentError(`Cannot declare prop "${name}": the name is reserved`, at);
+    }
+    return { name, schema: checkPropSchema(source, prop.value, at), at };
+  });
+}
+
+function readRequired(
+  source: YamlSource,
+  pair: Pair,
+  declared: readonly DeclaredProp[],
+  start: SourcePosition,
+): Set<string> {
+  const keyAt = positionOf(source, pair.key, start);
+  const node = pair.value;
+  if (!isSeq(node)) {
+    throw new DocumentError(
+      "Cannot read required: it must be a list of prop names",
+      positionOf(source, node, keyAt),
+    );
+  }
+  const names = new Set<string>();
+  for (const item of node.items) {
+    const at = positionOf(source, item, keyAt);
+    const name = yamlToJson(source, item, keyAt);
+    if (typeof name !== "string") {
+      throw new DocumentError("Cannot read required: it must be a list of prop names", at);
+    }
+    if (!declared.some((prop) => prop.name === name)) {
+      throw new DocumentError(
+        `Cannot require "${name}": no such prop is declared under props; declare it or remove it`,
+        at,
+      );
+    }
+    if (names.has(name)) throw new DocumentError(`Cannot require "${name}" twice`, at);
+    names.add(name);
+  }
+  return names;
+}
+
+/** Two names such as `dryRun` and `dry_run` would share `--props-dry-run`. */
+function checkNamesDistinct(props: PropsSpec, declared: readonly DeclaredProp[]): void {
+  const byOption = new Map<string, PropSpec>();
+  props.forEach((prop, index) => {
+    const other = byOption.get(prop.optionName);
+    if (other !== undefined) {
+      throw new DocumentError(
+        `Cannot declare prop "${prop.name}": its option --${prop.optionName} is already used by prop "${other.name}"; rename one of them`,
+        declared[index].at,
+      );
+    }
+    byOption.set(prop.optionName, prop);
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * The refusal of props given to a run. Invariant: messages name the prop, the
+ * source and what was expected, never the given value, since props may carry
+ * secrets.
+ *
+ * @module
+ */
+
+/** One problem with the props given to a run. */
+export interface PropsIssue {
+  /** The prop concerned, when the problem is about one prop. */
+  readonly prop?: string;
+  /** Where the value came from: `--props-version`, `XMD_PROPS_VERSION`, `--props`, `XMD_PROPS` or `default`. */
+  readonly source?: string;
+  /** The sentence describing the problem and what was expected. */
+  readonly message: string;
+}
+
+/**
+ * Props given on the command line or in the environment that the document
+ * refuses. The message has one line per issue.
+ *
+ * @example Reporting an invalid prop
+ * ```ts
+ * import { PropsError } from "@xmd/core";
+ * const error = new PropsError([{
+ *   prop: "count",
+ *   source: "--props-count",
+ *   message: 'Invalid prop "count" from --props-count: must be a number',
+ * }]);
+ * console.log(error.issues[0].source); // "--props-count"
+ * ```
+ */
+export class PropsError extends Error {
+  override name = "PropsError";
+  /** Every problem found, in spec order. */
+  readonly issues: readonly PropsIssue[];
+
+  constructor(issues: readonly PropsIssue[], options?: ErrorOptions) {
+    super(issues.map((issue) => issue.message).join("\n"), options);
+    this.issues = issues;
+  }
+}

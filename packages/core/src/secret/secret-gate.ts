@@ -1,0 +1,53 @@
+/**
+ * The secret gate: every journal event, and every answer a user delivers, is
+ * scanned before it is persisted. A finding refuses the append — nothing is
+ * redacted — and a scanner failure refuses too (fail closed). The matched
+ * value never appears in an error, its `cause`, or a log.
+ *
+ * @module
+ */
+import { createSecretGateFromScan } from "./secret-gate-internal.ts";
+import { createSecretlintScan } from "./secretlint-scan.ts";
+
+/** Decides whether a text may be persisted. */
+export interface SecretGate {
+  /**
+   * Resolves when `text` holds no secret; rejects with `SecretDetectedError`
+   * or `SecretScanError`. `where` labels what is being persisted in the error
+   * message (`journal event "File doc.md:3:1"`) and must not hold the text.
+   */
+  check(text: string, where: string): Promise<void>;
+}
+
+/**
+ * Creates the gate: secretlint's recommended preset plus rules for bearer
+ * tokens and credential-named fields. Create it once and reuse it; the rules
+ * are configured here, not per check.
+ *
+ * @example Refusing a GitHub token
+ * ```ts
+ * import { assertRejects } from "node:assert/strict";
+ * import { createSecretGate, SecretDetectedError } from "@xmd/core";
+ * const gate = createSecretGate();
+ * await gate.check('{"exitCode":0,"stdout":"hello\\n","stderr":""}', 'journal event "Shell doc.md:4:1"');
+ * const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+ * await assertRejects(gate.check(`{"stdout":"${token}"}`, "answer"), SecretDetectedError);
+ * ```
+ */
+export function createSecretGate(): SecretGate {
+  return createSecretGateFromScan(createSecretlintScan());
+}
+
+/**
+ * A gate that accepts everything, for `--no-secret-detection`. The caller
+ * warns on stderr that the check is off.
+ *
+ * @example Accepting a secret
+ * ```ts
+ * import { disabledSecretGate } from "@xmd/core";
+ * await disabledSecretGate.check("AKIA" + "QYLPMN5HHHFPZAM2", "answer");
+ * ```
+ */
+export const disabledSecretGate: SecretGate = Object.freeze({
+  check: () => Promise.resolve(),
+});
