@@ -30,6 +30,8 @@ const USER_ERRORS = new Set([
   "SecretDetectedError",
   "SecretScanError",
   "GlobPatternError",
+  "ElicitAnswerError",
+  "AnswerSchemaError",
 ]);
 
 /** Runs `xmd` with `args` and returns the exit code. */

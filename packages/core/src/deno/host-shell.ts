@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { EffectRefusal } from "../engine/effect-refusal.ts";
 import type { ShellProvider, ShellRequest, ShellResult } from "../engine/providers.ts";
 import { FileSystemError } from "../engine/file-system-error.ts";
 import { fromDenoError } from "./_deno-file-system-error.ts";
@@ -34,7 +35,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * A code block in a language the host shell does not run. No fallback exists:
  * the block is refused before anything runs.
  */
-export class UnsupportedLanguageError extends Error {
+export class UnsupportedLanguageError extends EffectRefusal {
   override name = "UnsupportedLanguageError";
   /** The refused language, as written in the info string. */
   readonly lang: string;

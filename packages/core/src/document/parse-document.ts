@@ -102,8 +102,11 @@ function parseMdast(text: string, file: string): Root {
     const place = (error as { place?: unknown }).place as
       | { line?: number; column?: number; start?: { line: number; column: number } }
       | undefined;
-    const point = place?.start ?? place;
     const reason = (error as { reason?: string }).reason ?? String(error);
+    // Some mdast-util-mdx-jsx errors carry their place only in the reason: "(3:1-3:22)".
+    const inReason = /\((\d+):(\d+)(?:-\d+:\d+)?\)\s*$/.exec(reason);
+    const point = place?.start ?? place ??
+      (inReason ? { line: Number(inReason[1]), column: Number(inReason[2]) } : undefined);
     throw new DocumentError(
       `${sentence(reason)}: check that every element is closed and every { has a matching }`,
       { file, line: point?.line ?? 1, column: point?.column ?? 1 },

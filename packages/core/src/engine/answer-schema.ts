@@ -8,10 +8,13 @@ import Ajv, { type ValidateFunction } from "ajv";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import type { JsonValue } from "../json/json-value.ts";
-import { EffectRefusal } from "./effect-refusal.ts";
 
-/** An answer that does not satisfy its question's schema. The message never echoes the answer. */
-export class AnswerSchemaError extends EffectRefusal {
+/**
+ * An answer that does not satisfy its question's schema. It is the answerer's
+ * mistake, not the document's: it is not journaled, so the run can be
+ * continued with a valid answer. The message never echoes the answer.
+ */
+export class AnswerSchemaError extends Error {
   override name = "AnswerSchemaError";
 }
 

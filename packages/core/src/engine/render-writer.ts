@@ -45,8 +45,11 @@ export class RenderWriter {
     }
     const leadingMatch = /^\n*/.exec(trimmedEnd)![0].length;
     const body = trimmedEnd.slice(leadingMatch);
-    const newlines = this.#pending + leadingMatch;
-    let out = this.#started ? "\n".repeat(Math.min(newlines, maxNewlines)) : "";
+    // Separators between parts never exceed one blank line; raw text keeps its own.
+    const newlines = maxNewlines === 2
+      ? Math.min(this.#pending + leadingMatch, 2)
+      : Math.min(this.#pending, 2) + leadingMatch;
+    let out = this.#started ? "\n".repeat(newlines) : "";
     out += maxNewlines === 2 ? body.replace(/\n{3,}/g, "\n\n") : body;
     this.#sink(out);
     this.#started = true;

@@ -59,7 +59,8 @@ const REFUSALS: Readonly<Record<string, string>> = {
   AssignmentExpression:
     'Assignment is not allowed in an expression: compute a new value, and bind it with as="…" if needed',
   UpdateExpression: "Increment and decrement are not allowed in an expression: write x + 1",
-  NewExpression: '"new" is not allowed in an expression: build values with array and object literals',
+  NewExpression:
+    '"new" is not allowed in an expression: build values with array and object literals',
   SequenceExpression: "The comma operator is not allowed in an expression: write one expression",
   ArrowFunctionExpression:
     "Functions are not allowed in an expression: use operators and the allowlisted methods",
@@ -85,7 +86,8 @@ const UNARY_REFUSALS: Readonly<Record<string, string>> = {
 };
 
 const BINARY_REFUSALS: Readonly<Record<string, string>> = {
-  in: '"in" is not allowed in an expression: compare the member with undefined, e.g. x.key !== undefined',
+  in:
+    '"in" is not allowed in an expression: compare the member with undefined, e.g. x.key !== undefined',
   instanceof: '"instanceof" is not allowed in an expression: use typeof',
   "|": BITWISE,
   "&": BITWISE,
@@ -132,7 +134,12 @@ function isObject(value: RuntimeValue): value is JsonObject {
 /** Defines an own data property even for `__proto__`, which assignment would treat as the prototype. */
 function setOwn(target: JsonObject, key: string, value: JsonValue): void {
   if (key === "__proto__") {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     target[key] = value;
   }
@@ -303,7 +310,10 @@ class Compiler {
       }
       const key = this.#staticKey(property.key);
       if (FORBIDDEN_NAMES.has(key)) {
-        this.#refuse(property.key, `Key "${key}" is not allowed in an object literal: use another key`);
+        this.#refuse(
+          property.key,
+          `Key "${key}" is not allowed in an object literal: use another key`,
+        );
       }
       return { kind: "static", key, run: this.value(property.value) };
     });
@@ -346,7 +356,9 @@ class Compiler {
 
   #staticKey(key: estree.Node): string {
     if (key.type === "Identifier") return key.name;
-    if (key.type === "Literal" && (typeof key.value === "string" || typeof key.value === "number")) {
+    if (
+      key.type === "Literal" && (typeof key.value === "string" || typeof key.value === "number")
+    ) {
       return String(key.value);
     }
     return this.#refuse(key, "Object key is not allowed: use a name, a string or a number");
@@ -355,13 +367,21 @@ class Compiler {
   #identifier(node: estree.Identifier): Run {
     const name = node.name;
     if (name === "undefined") return () => undefined;
-    this.identifiers.add(name);
+    this.#checkName(node);
     const fail = this.#failAt(node);
     return (scope) => {
       const value = scope(name);
       if (value === undefined) fail(`Unknown name "${name}": ${SCOPE_HINT}`);
       return value;
     };
+  }
+
+  /** Records a free name; a scope backed by a plain object must never be asked for its prototype. */
+  #checkName(node: estree.Identifier): void {
+    if (FORBIDDEN_NAMES.has(node.name)) {
+      this.#refuse(node, `Name "${node.name}" is not allowed: ${SCOPE_HINT}`);
+    }
+    this.identifiers.add(node.name);
   }
 
   /** Compiles a link of a member/call chain, which may be cut short by `?.`. */
@@ -399,7 +419,9 @@ class Compiler {
       let name: string;
       if (typeof value === "string") name = value;
       else if (typeof value === "number") name = String(value);
-      else return fail(`Cannot read a property with ${describeKind(value)} as key: use a string or a number`);
+      else {return fail(
+          `Cannot read a property with ${describeKind(value)} as key: use a string or a number`,
+        );}
       if (FORBIDDEN_NAMES.has(name)) {
         fail(`Cannot read property "${name}": expressions read only a value's own data`);
       }
@@ -446,11 +468,11 @@ class Compiler {
     if (family === undefined) {
       return this.#refuse(
         callee.property,
-        `Method "${name}" is not allowed: the allowed methods are ${ALLOWED_METHOD_NAMES.join(", ")}`,
+        `Method "${name}" is not allowed: the allowed methods are ${
+          ALLOWED_METHOD_NAMES.join(", ")
+        }`,
       );
     }
-    const problem = arityProblem(family, node.arguments.length);
-    if (problem !== undefined) this.#refuse(node, problem);
     if (callee.object.type === "Super") return this.#refuse(callee.object, REFUSALS.Super);
     const receiver = this.#chain(callee.object);
     const args = node.arguments.map((argument) => {
@@ -462,6 +484,8 @@ class Compiler {
       }
       return this.value(argument);
     });
+    const problem = arityProblem(family, args.length);
+    if (problem !== undefined) this.#refuse(node, problem);
     const receiverOptional = callee.optional;
     const callOptional = node.optional;
     const fail = this.#failAt(callee.property);
@@ -475,7 +499,9 @@ class Compiler {
       }
       if (!hasMethodFor(family, target)) {
         if (callOptional) return SHORT;
-        return fail(`Cannot call "${name}" on ${describeKind(target)}: it is a method of ${owners}`);
+        return fail(
+          `Cannot call "${name}" on ${describeKind(target)}: it is a method of ${owners}`,
+        );
       }
       const values: RuntimeValue[] = [];
       for (const arg of args) values.push(arg(scope));
@@ -491,7 +517,7 @@ class Compiler {
       // As in JavaScript, typeof of an unbound name is "undefined", not an error.
       const name = argument.name;
       if (name === "undefined") return () => "undefined";
-      this.identifiers.add(name);
+      this.#checkName(argument);
       return (scope) => typeOf(scope(name));
     }
     const run = this.value(argument);
@@ -508,7 +534,9 @@ class Compiler {
           const value = run(scope);
           if (typeof value !== "number" && typeof value !== "string") {
             return fail(
-              `Cannot apply unary "${operator}" to ${describeKind(value)}: use a number or a numeric string`,
+              `Cannot apply unary "${operator}" to ${
+                describeKind(value)
+              }: use a number or a numeric string`,
             );
           }
           const result = negate ? -value : +value;
@@ -559,7 +587,9 @@ class Compiler {
           if (!Number.isFinite(sum)) fail('Cannot apply "+": the result is not a finite number');
           return sum;
         }
-        if (typeof a === "string" || typeof b === "string") return toText(a, fail) + toText(b, fail);
+        if (typeof a === "string" || typeof b === "string") {
+          return toText(a, fail) + toText(b, fail);
+        }
         return fail(
           `Cannot apply "+" to ${describeKind(a)} and ${describeKind(b)}: ` +
             "add two numbers, or join text with a string",

@@ -138,7 +138,8 @@ const arrayMethods: Record<string, Method<JsonValue[]>> = {
   lastIndexOf: method(
     ["value", "number"],
     1,
-    (xs, [a, b]) => b === undefined ? xs.lastIndexOf(a as JsonValue) : xs.lastIndexOf(a as JsonValue, num(b)),
+    (xs, [a, b]) =>
+      b === undefined ? xs.lastIndexOf(a as JsonValue) : xs.lastIndexOf(a as JsonValue, num(b)),
   ),
   join: method(["string"], 0, (xs, [a], fail) => {
     const separator = a === undefined ? "," : str(a);
@@ -300,7 +301,7 @@ function invoke<Receiver>(
 ): RuntimeValue {
   const { parameters, required, variadic } = method;
   let count = given.length;
-  if (!variadic) while (count > required && given[count - 1] === undefined) count--;
+  if (!variadic) { while (count > required && given[count - 1] === undefined) count--; }
   const args = count === given.length ? given : given.slice(0, count);
   if (count < required || (!variadic && count > parameters.length)) {
     fail(arityMessage(name, [method], count));

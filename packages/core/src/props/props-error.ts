@@ -32,10 +32,12 @@ export interface PropsIssue {
  * ```
  */
 export class PropsError extends Error {
+  /** Always `"PropsError"`. */
   override name = "PropsError";
   /** Every problem found, in spec order. */
   readonly issues: readonly PropsIssue[];
 
+  /** Builds the error from its issues; the message joins their sentences. */
   constructor(issues: readonly PropsIssue[], options?: ErrorOptions) {
     super(issues.map((issue) => issue.message).join("\n"), options);
     this.issues = issues;

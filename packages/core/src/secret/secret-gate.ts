@@ -26,12 +26,12 @@ export interface SecretGate {
  *
  * @example Refusing a GitHub token
  * ```ts
- * import { assertRejects } from "node:assert/strict";
+ * import assert from "node:assert/strict";
  * import { createSecretGate, SecretDetectedError } from "@xmd/core";
  * const gate = createSecretGate();
  * await gate.check('{"exitCode":0,"stdout":"hello\\n","stderr":""}', 'journal event "Shell doc.md:4:1"');
  * const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
- * await assertRejects(gate.check(`{"stdout":"${token}"}`, "answer"), SecretDetectedError);
+ * await assert.rejects(gate.check(`{"stdout":"${token}"}`, "answer"), SecretDetectedError);
  * ```
  */
 export function createSecretGate(): SecretGate {

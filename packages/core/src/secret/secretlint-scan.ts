@@ -8,8 +8,7 @@
  * @module
  */
 import { lintSource } from "@secretlint/core";
-// deno-lint-ignore no-import-prefix -- not mapped in packages/core/deno.json yet; map it and import "@secretlint/profiler" bare.
-import { secretLintProfiler } from "npm:@secretlint/profiler@^13.0.7";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { rules as recommendedRules } from "@secretlint/secretlint-rule-preset-recommend";
 import type { SecretLintCoreConfig } from "@secretlint/types";
 import { BEARER_TOKEN_RULE_ID, bearerTokenRule } from "./bearer-token-rule.ts";

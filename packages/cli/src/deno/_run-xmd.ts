@@ -1,0 +1,57 @@
+/**
+ * Test support: runs the real `xmd` executable as a subprocess, in a folder
+ * of the test's choosing, with a clean environment.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+
+/** What the subprocess did. */
+export interface XmdResult {
+  /** Exit code. */
+  code: number;
+  /** Everything on stdout. */
+  stdout: string;
+  /** Everything on stderr. */
+  stderr: string;
+}
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+
+/** Spawns `xmd <args>` in `cwd` (as `INIT_CWD`, like `deno task`) and waits for it. */
+export async function runXmd(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Promise<XmdResult> {
+  const child = spawnXmd(args, options);
+  const output = await child.output();
+  return {
+    code: output.code,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
+/** Starts `xmd <args>` with piped output, for tests that signal it. */
+export function spawnXmd(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string> },
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", `--config=${CONFIG}`, MAIN, ...args],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/tmp",
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      INIT_CWD: options.cwd,
+      NO_COLOR: "1",
+      ...options.env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}

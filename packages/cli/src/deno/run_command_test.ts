@@ -1,0 +1,368 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { runXmd, spawnXmd } from "./_run-xmd.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
+const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
+
+async function tempDir(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "xmd-cli-" });
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function assertNoStack(stderr: string): void {
+  assert.doesNotMatch(stderr, /^\s+at /m, `stderr holds a stack trace:\n${stderr}`);
+  assert.doesNotMatch(stderr, /internal error/);
+}
+
+Deno.test("xmd run prints the rendered hello example and runs its shell blocks", async () => {
+  const cwd = await tempDir();
+  const result = await runXmd(["run", `${EXAMPLES}hello.md`, "--props-name=Ada"], { cwd });
+  assert.equal(result.stderr, "");
+  assert.equal(result.code, 0);
+  const folder = cwd.split("/").pop();
+  assert.equal(
+    result.stdout,
+    `# Hello, Ada!\n\nThis document is a program. It knows 2 languages:\n\n- SH\n- MD\n\n` +
+      `a shell block ran in ${folder}\n\nThe answer is 42.\n`,
+  );
+});
+
+Deno.test("xmd run resolves a relative document path against INIT_CWD", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, '<File path="out.txt">written</File>\nDone.\n');
+  const result = await runXmd(["run", "./doc.md"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "Done.\n");
+  assert.equal(await Deno.readTextFile(`${cwd}/out.txt`), "written");
+});
+
+Deno.test("xmd run <doc> --help lists the document's props with options and variables", async () => {
+  const cwd = await tempDir();
+  const result = await runXmd(["run", `${EXAMPLES}release.md`, "--help"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, /--props-version=<string>/);
+  assert.match(result.stdout, /XMD_PROPS_VERSION/);
+  assert.match(result.stdout, /--props-dry-run/);
+  assert.match(result.stdout, /XMD_PROPS_DRY_RUN/);
+  assert.equal(await exists(`${cwd}/release`), false, "--help ran the document");
+});
+
+Deno.test("xmd run takes props by precedence: option, --props, variable, XMD_PROPS, default", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    "---\nprops:\n  who:\n    type: string\n    default: fallback\n---\n\n{props.who}\n",
+  );
+  const run = async (args: string[], env: Record<string, string> = {}) => {
+    const result = await runXmd(["run", "doc.md", ...args], { cwd, env });
+    assert.equal(result.code, 0, result.stderr);
+    return result.stdout.trim();
+  };
+  const allEnv = { XMD_PROPS_WHO: "variable", XMD_PROPS: '{"who":"whole"}' };
+  assert.equal(await run(["--props-who=option", '--props={"who":"json"}'], allEnv), "option");
+  assert.equal(await run(['--props={"who":"json"}'], allEnv), "json");
+  assert.equal(await run([], allEnv), "variable");
+  assert.equal(await run([], { XMD_PROPS: '{"who":"whole"}' }), "whole");
+  assert.equal(await run([]), "fallback");
+});
+
+const REFUSALS: { fixture: string; args?: string[]; where: RegExp; what: RegExp }[] = [
+  {
+    fixture: "fail.unknown-component.md",
+    where: /fail\.unknown-component\.md:5:1/,
+    what: /Unknown component <Fiel>/,
+  },
+  {
+    fixture: "fail.unknown-modifier.md",
+    where: /fail\.unknown-modifier\.md:3:1/,
+    what: /Unknown code block modifier "sielnt"/,
+  },
+  {
+    fixture: "fail.bad-prop-type.md",
+    where: /fail\.bad-prop-type\.md:9:1/,
+    what: /Invalid prop "n" for <Counter>/,
+  },
+  {
+    fixture: "fail.malformed-expression.md",
+    where: /fail\.malformed-expression\.md:3:\d+/,
+    what: /expression/i,
+  },
+  {
+    fixture: "fail.unterminated-element.md",
+    where: /fail\.unterminated-element\.md:3:1/,
+    what: /closing tag for `<If>`/,
+  },
+  {
+    fixture: "fail.unterminated-fence.md",
+    where: /fail\.unterminated-fence\.md:3:1/,
+    what: /Unterminated code block/,
+  },
+  {
+    fixture: "fail.component-cycle.md",
+    where: /Pong\.md:1:6/,
+    what: /Component cycle Ping → Pong → Ping/,
+  },
+  {
+    fixture: "fail.assignment.md",
+    where: /fail\.assignment\.md:3:8/,
+    what: /[Aa]ssignment/,
+  },
+  {
+    fixture: "fail.invalid-props-value.md",
+    args: ["--props-version=abc"],
+    where: /--props-version/,
+    what: /must match pattern/,
+  },
+  {
+    fixture: "fail.bad-props-schema.md",
+    where: /fail\.bad-props-schema\.md:4:\d+/,
+    what: /Cannot use this "type"/,
+  },
+  {
+    fixture: "fail.ambiguous-target.md#B",
+    where: /fail\.ambiguous-target\.md:9:1/,
+    what: /matches 2 headings/,
+  },
+  {
+    fixture: "fail.else-without-if.md",
+    where: /fail\.else-without-if\.md:3:1/,
+    what: /<Else> must directly follow an <If>/,
+  },
+];
+
+for (const refusal of REFUSALS) {
+  Deno.test(`xmd run refuses ${refusal.fixture} before anything runs`, async () => {
+    const cwd = await tempDir();
+    const result = await runXmd(["run", `${FIXTURES}${refusal.fixture}`, ...(refusal.args ?? [])], {
+      cwd,
+    });
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, "");
+    assert.match(result.stderr, /^xmd: /);
+    assert.match(result.stderr, refusal.where);
+    assert.match(result.stderr, refusal.what);
+    assertNoStack(result.stderr);
+    assert.equal(await exists(`${cwd}/ran.txt`), false, "the document ran before being refused");
+  });
+}
+
+Deno.test("xmd run refuses a missing document and a target matching no heading", async () => {
+  const cwd = await tempDir();
+  const missing = await runXmd(["run", "nope.md"], { cwd });
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /Cannot read document "nope\.md": no such file/);
+  assertNoStack(missing.stderr);
+  await Deno.writeTextFile(`${cwd}/doc.md`, "# A\n\ntext\n");
+  const zero = await runXmd(["run", "doc.md#Nope"], { cwd });
+  assert.equal(zero.code, 1);
+  assert.match(zero.stderr, /doc\.md:1:1: Target "#Nope" matches no heading/);
+});
+
+Deno.test("xmd run renders only the selected target section and its context", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    "Preamble.\n\n# A\n\nA text.\n\n## B\n\nB text.\n\n## C\n\nC text.\n\n# D\n\nD text.\n",
+  );
+  const result = await runXmd(["run", "doc.md#A/C"], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "Preamble.\n\n# A\n\nA text.\n\n## C\n\nC text.\n");
+});
+
+Deno.test("a failing shell block streams its output, then fails the run with its position", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    "Before.\n\n```sh exec\necho partial\nexit 3\n```\n\nAfter.\n",
+  );
+  const result = await runXmd(["run", "doc.md"], { cwd });
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, "Before.\n\npartial\n");
+  assert.match(result.stderr, /xmd: doc\.md:3:1: The sh block exited with code 3/);
+  assertNoStack(result.stderr);
+});
+
+Deno.test("<Elicit> needs --answer when stdin is not a terminal, and validates it", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    '<Elicit as="ok" schema={{ type: "boolean" }}>Proceed?</Elicit>\n\nAnswer: {ok}\n',
+  );
+  const unanswered = await runXmd(["run", "doc.md"], { cwd });
+  assert.equal(unanswered.code, 1);
+  assert.match(unanswered.stderr, /stdin is not a terminal/);
+  assert.match(unanswered.stderr, /--answer ok=/);
+  assertNoStack(unanswered.stderr);
+
+  const wrong = await runXmd(["run", "doc.md", "--answer", 'ok="yes"'], { cwd });
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /does not match its schema/);
+  assert.doesNotMatch(wrong.stderr, /"yes"/);
+
+  const answered = await runXmd(["run", "doc.md", "--answer", "ok=true"], { cwd });
+  assert.equal(answered.code, 0, answered.stderr);
+  assert.equal(answered.stdout, "Answer: true\n");
+});
+
+const JOURNALED_DOC = [
+  "# Journaled",
+  "",
+  '<File path="a.txt">first</File>',
+  "",
+  "```sh exec",
+  "echo run >> effects.log",
+  "echo shell says hi",
+  "```",
+  "",
+  '<File path="b.txt">second</File>',
+  "",
+  '<File path="a.txt" as="a" />',
+  "",
+  "Read back: {a}.",
+  "",
+].join("\n");
+
+const JOURNALED_OUTPUT = "# Journaled\n\nshell says hi\n\nRead back: first.\n";
+
+Deno.test("--replay of a completed journal reproduces the output and runs nothing", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, JOURNALED_DOC);
+  const first = await runXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, JOURNALED_OUTPUT);
+  const journal = await Deno.readTextFile(`${cwd}/trace.jsonl`);
+  assert.equal(journal.trim().split("\n").length, 5); // 4 yields + root close
+
+  await Deno.remove(`${cwd}/a.txt`);
+  await Deno.remove(`${cwd}/b.txt`);
+  const replay = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
+  assert.equal(replay.code, 0, replay.stderr);
+  assert.equal(replay.stdout, JOURNALED_OUTPUT);
+  assert.equal(await exists(`${cwd}/a.txt`), false, "replay wrote a file");
+  assert.equal(await exists(`${cwd}/b.txt`), false, "replay wrote a file");
+  assert.equal(await Deno.readTextFile(`${cwd}/effects.log`), "run\n", "replay ran the shell");
+  assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), journal, "replay appended");
+});
+
+Deno.test("--replay of a truncated journal replays the prefix and continues live", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, JOURNALED_DOC);
+  const first = await runXmd(["run", "--journal=full.jsonl", "doc.md"], { cwd });
+  assert.equal(first.code, 0, first.stderr);
+  const lines = (await Deno.readTextFile(`${cwd}/full.jsonl`)).trim().split("\n");
+  // Keep the first two effects (a.txt written, shell ran); b.txt and the read run live.
+  await Deno.writeTextFile(`${cwd}/cut.jsonl`, lines.slice(0, 2).join("\n") + "\n");
+  await Deno.remove(`${cwd}/a.txt`);
+  await Deno.remove(`${cwd}/b.txt`);
+  await Deno.writeTextFile(`${cwd}/a.txt`, "first");
+
+  const resumed = await runXmd(["run", "--replay=cut.jsonl", "doc.md"], { cwd });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.stdout, JOURNALED_OUTPUT);
+  assert.equal(await Deno.readTextFile(`${cwd}/effects.log`), "run\n", "the shell ran twice");
+  assert.equal(await Deno.readTextFile(`${cwd}/b.txt`), "second");
+  assert.equal(
+    await Deno.readTextFile(`${cwd}/cut.jsonl`),
+    await Deno.readTextFile(`${cwd}/full.jsonl`),
+    "the continued journal differs from an uninterrupted one",
+  );
+});
+
+Deno.test("--replay refuses a document that diverged from its journal and appends nothing", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, JOURNALED_DOC);
+  assert.equal((await runXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd })).code, 0);
+  const before = await Deno.readTextFile(`${cwd}/trace.jsonl`);
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    JOURNALED_DOC.replace('<File path="b.txt">', '<File path="c.txt">'),
+  );
+  const result = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /Cannot replay the journal: event 3/);
+  assert.match(result.stderr, /other inputs/);
+  assertNoStack(result.stderr);
+  assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), before);
+  assert.equal(await exists(`${cwd}/c.txt`), false);
+});
+
+Deno.test("a malformed journal line is refused by number without echoing it", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, JOURNALED_DOC);
+  assert.equal((await runXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd })).code, 0);
+  const lines = (await Deno.readTextFile(`${cwd}/trace.jsonl`)).split("\n");
+  lines[1] = '{"type":"yield","coroutineId":"root","hunter2-secret":true}';
+  const damaged = lines.join("\n");
+  await Deno.writeTextFile(`${cwd}/trace.jsonl`, damaged);
+  const result = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /line 2 is not a valid journal event/);
+  assert.doesNotMatch(result.stderr, /hunter2/);
+  assertNoStack(result.stderr);
+  assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), damaged);
+});
+
+Deno.test("the secret gate refuses a journal event holding a secret, never echoing it", async () => {
+  const cwd = await tempDir();
+  const key = "AKIA" + "QYLPMN5HHHFPZAM2";
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    `Start.\n\n\`\`\`sh exec as="out"\necho aws_access_key_id=${key}\n\`\`\`\n\nEnd.\n`,
+  );
+  const refused = await runXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd });
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /SecretDetected|looks like a secret/);
+  assert.doesNotMatch(refused.stderr + refused.stdout, new RegExp(key));
+  assertNoStack(refused.stderr);
+  const journal = await Deno.readTextFile(`${cwd}/trace.jsonl`).catch(() => "");
+  assert.doesNotMatch(journal, new RegExp(key));
+
+  const allowed = await runXmd(
+    ["run", "--journal=allowed.jsonl", "--no-secret-detection", "doc.md"],
+    { cwd },
+  );
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stderr, /secret detection is off/);
+  assert.equal(allowed.stdout, "Start.\n\nEnd.\n");
+});
+
+Deno.test("Ctrl-C stops a running shell block, exits 130, and the journal resumes", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    '<File path="a.txt">a</File>\n\n```sh exec\necho started\nsleep 30\n```\n\nDone.\n',
+  );
+  const child = spawnXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd });
+  const reader = child.stdout.getReader();
+  const first = new TextDecoder().decode((await reader.read()).value);
+  assert.match(first, /started/);
+  child.kill("SIGINT");
+  reader.releaseLock();
+  const status = await child.output();
+  assert.equal(status.code, 130);
+  assert.match(new TextDecoder().decode(status.stderr), /interrupted/);
+  const events = (await Deno.readTextFile(`${cwd}/trace.jsonl`)).trim().split("\n")
+    .map((line) => JSON.parse(line));
+  assert.equal(events.length, 2);
+  assert.deepEqual(events[1].result, { status: "cancelled" });
+
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    '<File path="a.txt">a</File>\n\n```sh exec\necho started\nsleep 30\n```\n\nDone.\n'.replace(
+      "sleep 30",
+      "sleep 0",
+    ),
+  );
+  const resumed = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
+  assert.equal(resumed.code, 1, "an edited block must diverge");
+  assert.match(resumed.stderr, /other inputs/);
+});

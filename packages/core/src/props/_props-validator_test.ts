@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { propsValidator, validatePropsObject } from "./_props-validator.ts";
+import { createPropSpec } from "./props-spec.ts";
+
+Deno.test("propsValidator compiles each spec once", () => {
+  const spec = [createPropSpec("a", { type: "string" }, false)];
+  assert.equal(propsValidator(spec), propsValidator(spec));
+  assert.notEqual(propsValidator(spec), propsValidator([...spec]));
+});
+
+Deno.test("validatePropsObject applies defaults to a copy, in spec order", () => {
+  const spec = [
+    createPropSpec("a", { type: "number", default: 1 }, false),
+    createPropSpec("c", {
+      type: "object",
+      properties: { x: { type: "string", default: "d" } },
+    }, false),
+  ];
+  const values = { c: {} };
+  const result = validatePropsObject(spec, values);
+  assert.deepEqual(result, { ok: true, value: { a: 1, c: { x: "d" } } });
+  assert.deepEqual(Object.keys(result.ok ? result.value : {}), ["a", "c"]);
+  assert.deepEqual(values, { c: {} });
+});
