@@ -38,8 +38,8 @@ export { DocumentError } from "./src/document/document-error.ts";
 export { formatPosition, type SourcePosition } from "./src/document/source-position.ts";
 export {
   DEFAULT_EXEC_TIMEOUT_MS,
-  parseDocument,
   type ParsedDocument,
+  parseDocument,
   type ParseOptions,
 } from "./src/document/parse-document.ts";
 export {

@@ -62,7 +62,10 @@ export function parseCodeModifiers(meta: string | null, position: SourcePosition
   const seen = new Set<string>();
   for (const token of tokens) {
     if (seen.has(token.name)) {
-      throw new DocumentError(`Duplicate code block modifier "${token.name}": give it once`, position);
+      throw new DocumentError(
+        `Duplicate code block modifier "${token.name}": give it once`,
+        position,
+      );
     }
     seen.add(token.name);
     switch (token.name) {

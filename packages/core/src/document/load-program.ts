@@ -11,7 +11,7 @@
 import type { JsonObject } from "../json/json-value.ts";
 import { type PropsSpec, validateComponentProps } from "../props/mod.ts";
 import { DocumentError } from "./document-error.ts";
-import { parseDocument, type ParsedDocument } from "./parse-document.ts";
+import { type ParsedDocument, parseDocument } from "./parse-document.ts";
 import type { Element, Part } from "./tree.ts";
 
 /** A loaded program. */
@@ -39,7 +39,9 @@ export function componentCandidates(name: string): string[] {
  * @example Loading a program from memory
  * ```ts
  * import { loadProgram } from "@xmd/core";
- * const files: Record<string, string> = { "Hi.md": "Hello {props.name}!\n" };
+ * const files: Record<string, string> = {
+ *   "Hi.md": "---\nprops:\n  name: { type: string }\n---\n\nHello {props.name}!\n",
+ * };
  * const program = await loadProgram(
  *   { file: "doc.md", text: '<Hi name="Ada" />\n' },
  *   (label) => Promise.resolve(files[label]),

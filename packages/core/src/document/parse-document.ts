@@ -17,7 +17,7 @@ import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { mdxFromMarkdown } from "mdast-util-mdx";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { mdxjs } from "micromark-extension-mdxjs";
-import { compileEstree, compileSource, type CompiledExpression } from "../expression/mod.ts";
+import { type CompiledExpression, compileEstree, compileSource } from "../expression/mod.ts";
 import type { JsonObject } from "../json/json-value.ts";
 import { parseFrontmatter, type PropsSpec } from "../props/mod.ts";
 import { type AttributeRule, BUILTINS, RESERVED_NAMES } from "./builtins.ts";
@@ -143,18 +143,18 @@ class DocumentBuilder {
     for (const range of ranges) {
       if (range.length === 0) continue;
       if (parts.length > 0) parts.push({ kind: "text", text: "\n\n" });
-      parts.push(...this.region(range, 0, null));
+      parts.push(...this.region(range, 0));
     }
     return { file: this.file, props, meta, parts, components: this.#components };
   }
 
   /** Renders a run of sibling nodes as source text with holes, removing `indent` leading spaces per line. */
-  region(nodes: readonly Nodes[], indent: number, container: string | null): Part[] {
+  region(nodes: readonly Nodes[], indent: number): Part[] {
     if (nodes.length === 0) return [];
     const start = nodes[0].position!.start.offset!;
     const end = nodes[nodes.length - 1].position!.end.offset!;
     const holes: Hole[] = [];
-    for (const node of nodes) this.collect(node as MdxNode, holes, container);
+    for (const node of nodes) this.collect(node as MdxNode, holes);
     const parts: Part[] = [];
     let cursor = start;
     for (const hole of holes) {
@@ -163,18 +163,16 @@ class DocumentBuilder {
       cursor = hole.end;
     }
     this.pushText(parts, this.text.slice(cursor, end), indent);
-    return attachElse(parts, this.file);
+    return attachElse(parts);
   }
 
   pushText(parts: Part[], text: string, indent: number): void {
     if (text === "") return;
-    const dedented = indent > 0
-      ? text.replace(new RegExp(`\\n {1,${indent}}`, "g"), "\n")
-      : text;
+    const dedented = indent > 0 ? text.replace(new RegExp(`\\n {1,${indent}}`, "g"), "\n") : text;
     parts.push({ kind: "text", text: dedented });
   }
 
-  collect(node: MdxNode, holes: Hole[], container: string | null): void {
+  collect(node: MdxNode, holes: Hole[]): void {
     const start = node.position!.start.offset!;
     const end = node.position!.end.offset!;
     switch (node.type) {
@@ -194,7 +192,7 @@ class DocumentBuilder {
           this.checkHtmlAttributes(node);
           break; // HTML-like elements render verbatim; their children may hold holes
         }
-        holes.push({ start, end, part: this.element(node, container) });
+        holes.push({ start, end, part: this.element(node) });
         return;
       }
       case "mdxjsEsm":
@@ -223,20 +221,25 @@ class DocumentBuilder {
       }
     }
     if ("children" in node) {
-      for (const child of node.children) this.collect(child as MdxNode, holes, container);
+      for (const child of node.children) this.collect(child as MdxNode, holes);
     }
   }
 
-  element(node: MdxNode, container: string | null): Part {
+  element(node: MdxNode): Part {
     const name = node.name;
     const position = this.position(node);
     if (!name) {
-      throw new DocumentError("Cannot use a fragment <>…</>: remove it or use an element", position);
+      throw new DocumentError(
+        "Cannot use a fragment <>…</>: remove it or use an element",
+        position,
+      );
     }
     const builtin = BUILTINS[name];
     if (!builtin && !COMPONENT_NAME.test(name)) {
       throw new DocumentError(
-        `Unknown element <${name}>: use a built-in (${Object.keys(BUILTINS).join(", ")}) or a component name like Greeting or Git.Commit`,
+        `Unknown element <${name}>: use a built-in (${
+          Object.keys(BUILTINS).join(", ")
+        }) or a component name like Greeting or Git.Commit`,
         position,
       );
     }
@@ -268,7 +271,7 @@ class DocumentBuilder {
       name,
       component: !builtin,
       attributes,
-      children: this.region(kids, indent, name),
+      children: this.region(kids, indent),
       multiline: ownLines,
       position,
     };
@@ -314,7 +317,11 @@ class DocumentBuilder {
     const result = new Map<string, AttributeValue>();
     for (const attribute of node.attributes ?? []) {
       const position = attribute.position
-        ? { file: this.file, line: attribute.position.start.line, column: attribute.position.start.column }
+        ? {
+          file: this.file,
+          line: attribute.position.start.line,
+          column: attribute.position.start.column,
+        }
         : this.position(node);
       if (attribute.type !== "mdxJsxAttribute") {
         throw new DocumentError(
@@ -395,8 +402,14 @@ class DocumentBuilder {
     const source = this.text.slice(node.position!.start.offset!, node.position!.end.offset!);
     const open = /^[ \t]*(`{3,}|~{3,})/.exec(source);
     if (!open) return; // indented code block
+    // Inside a blockquote every line after the first repeats the `>` markers
+    // that precede the opening fence; strip as many before reading the last line.
+    const start = node.position!.start.offset!;
+    const prefix = this.text.slice(this.text.lastIndexOf("\n", start - 1) + 1, start);
+    const quotes = prefix.split(">").length - 1;
     const lines = source.split("\n");
-    const last = lines[lines.length - 1].trim();
+    const last = lines[lines.length - 1].replace(new RegExp(`^(?:[ \\t]*>){${quotes}}`), "")
+      .trim();
     const fence = open[1];
     const closed = lines.length > 1 && last.startsWith(fence[0].repeat(fence.length)) &&
       /^(`+|~+)$/.test(last);
@@ -485,7 +498,7 @@ function pointAt(
 }
 
 /** Attaches each `<Else>` to the `<If>` before it (whitespace between is dropped). */
-function attachElse(parts: Part[], file: string): Part[] {
+function attachElse(parts: Part[]): Part[] {
   const result: Part[] = [];
   for (const part of parts) {
     if (part.kind === "element" && part.element.name === "Else") {

@@ -66,9 +66,9 @@ export function selectTarget(
     ranges.push(body.slice(ancestor, next));
   }
   const depth = (body[selected] as Heading).depth;
-  const end = headings.find((index) =>
-    index > selected && (body[index] as Heading).depth <= depth
-  ) ?? body.length;
+  const end =
+    headings.find((index) => index > selected && (body[index] as Heading).depth <= depth) ??
+      body.length;
   ranges.push(body.slice(selected, end));
   return ranges;
 }

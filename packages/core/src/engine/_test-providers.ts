@@ -22,7 +22,7 @@ import type {
   ShellRequest,
   ShellResult,
 } from "./providers.ts";
-import { runProgram, type RunOutcome } from "./run-program.ts";
+import { type RunOutcome, runProgram } from "./run-program.ts";
 
 /** One call that reached a provider, in the order calls were made. */
 export type ProviderCall =
@@ -123,7 +123,8 @@ export class MemoryFileSystem implements FileSystemProvider {
   }
 
   #isDirectory(path: string): boolean {
-    return this.dirs.has(path) || [...this.files.keys()].some((file) => file.startsWith(`${path}/`));
+    return this.dirs.has(path) ||
+      [...this.files.keys()].some((file) => file.startsWith(`${path}/`));
   }
 }
 
@@ -169,7 +170,9 @@ export class ScriptedShell implements ShellProvider {
       timeoutMs: request.timeoutMs,
     });
     const script = this.#table.get(request.script.trim()) ?? this.#fallback?.(request.script);
-    if (!script) throw new Error(`ScriptedShell has no answer for ${JSON.stringify(request.script)}`);
+    if (!script) {
+      throw new Error(`ScriptedShell has no answer for ${JSON.stringify(request.script)}`);
+    }
     for (const chunk of script.stdout ?? []) {
       await Promise.resolve();
       request.onStdout(chunk);
@@ -274,20 +277,35 @@ export interface RunRecord {
   outcome: RunOutcome;
   stdout: string;
   stderr: string;
-  /** The stdout chunks as the engine wrote them. */
+  /** The stdout chunks in the order the engine wrote them. */
   chunks: string[];
+  /** Every event the stream holds after the run. */
   events: JournalEvent[];
 }
 
-/** Runs `program` against `providers` over a MemoryStream holding `recorded`. */
+/** Options for {@linkcode run}. */
+export interface RunTestOptions {
+  /** The root document's props. */
+  props?: JsonObject;
+  /** Events already recorded (ignored when `stream` is given). */
+  recorded?: readonly JournalEvent[];
+  /** The stream to journal to; a new MemoryStream over `recorded` by default. */
+  stream?: MemoryStream;
+  /** Receives stdout chunks as they are written (shared with the returned record). */
+  chunks?: string[];
+  /** Aborts the run. */
+  signal?: AbortSignal;
+}
+
+/** Runs `program` against `providers` over a MemoryStream, with the secret gate off. */
 export async function run(
   program: Program,
   providers: Providers,
-  options: { props?: JsonObject; recorded?: readonly JournalEvent[]; stream?: MemoryStream } = {},
+  options: RunTestOptions = {},
 ): Promise<RunRecord> {
   const stream = options.stream ?? new MemoryStream(options.recorded ?? []);
   const journal = await Journal.open(stream, disabledSecretGate);
-  const chunks: string[] = [];
+  const chunks = options.chunks ?? [];
   let stderr = "";
   const outcome = await runProgram({
     program,
@@ -296,7 +314,7 @@ export async function run(
     journal,
     stdout: (text) => chunks.push(text),
     stderr: (text) => stderr += text,
-    signal: new AbortController().signal,
+    signal: options.signal ?? new AbortController().signal,
   });
   return { outcome, stdout: chunks.join(""), stderr, chunks, events: stream.events };
 }

@@ -8,5 +8,5 @@ export { FileSystemError, type FileSystemErrorCode } from "./file-system-error.t
 export { EffectRefusal } from "./effect-refusal.ts";
 export { AnswerSchemaError } from "./answer-schema.ts";
 export { CancelledError, EffectFailure } from "./run-failures.ts";
-export { interpolate, runProgram, type RunOptions, type RunOutcome } from "./run-program.ts";
+export { interpolate, type RunOptions, type RunOutcome, runProgram } from "./run-program.ts";
 export { joinLogical } from "./logical-path.ts";

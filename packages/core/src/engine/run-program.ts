@@ -21,7 +21,7 @@ import { formatPosition, type SourcePosition } from "../document/source-position
 import type { AttributeValue, Element, ExecCode, Part } from "../document/tree.ts";
 import type { CompiledExpression } from "../expression/mod.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
-import type { Description, ErrorRecord, Result } from "../journal/events.ts";
+import type { Description, ErrorRecord } from "../journal/events.ts";
 import type { Journal } from "../journal/journal.ts";
 import { validateComponentProps } from "../props/mod.ts";
 import { compileAnswerSchema } from "./answer-schema.ts";
@@ -109,7 +109,9 @@ class Expander {
       await body();
     } catch (error) {
       const record = checkedFailure(error);
-      if (record) await this.options.journal.close(frame.coroutine.id, { status: "err", error: record });
+      if (record) {
+        await this.options.journal.close(frame.coroutine.id, { status: "err", error: record });
+      }
       throw error;
     }
     await this.options.journal.close(frame.coroutine.id, { status: "ok", value: null });
@@ -240,7 +242,9 @@ class Expander {
   async component(element: Element, frame: Frame): Promise<void> {
     const document = this.options.program.components.get(element.name)!;
     const values: JsonObject = {};
-    for (const name of element.attributes.keys()) values[name] = this.attribute(element, name, frame)!;
+    for (const name of element.attributes.keys()) {
+      values[name] = this.attribute(element, name, frame)!;
+    }
     const props = validateComponentProps(document.props, values, element.position, element.name);
     const coroutine = { id: `${frame.coroutine.id}.${frame.coroutine.children++}`, children: 0 };
     const child: Frame = {
@@ -288,10 +292,15 @@ class Expander {
     const path = this.path(element, frame);
     let content = await this.captured(element.children, frame);
     if (element.multiline) content += "\n";
-    await this.effect(frame, describe(element, "file.write", { path }), element.position, async () => {
-      await this.options.providers.fs.writeText(path, content);
-      return null;
-    });
+    await this.effect(
+      frame,
+      describe(element, "file.write", { path }),
+      element.position,
+      async () => {
+        await this.options.providers.fs.writeText(path, content);
+        return null;
+      },
+    );
   }
 
   async readFile(element: Element, frame: Frame): Promise<void> {
@@ -440,7 +449,11 @@ function kind(value: JsonValue | undefined): string {
 /** The journaled form of an effect's documented refusal, or undefined for other errors. */
 function effectError(error: unknown): ErrorRecord | undefined {
   if (error instanceof EffectRefusal) {
-    return { name: error.name, message: error.message, ...(error.code ? { code: error.code } : {}) };
+    return {
+      name: error.name,
+      message: error.message,
+      ...(error.code ? { code: error.code } : {}),
+    };
   }
   if (error instanceof DocumentError) return { name: error.name, message: error.reason };
   return undefined;

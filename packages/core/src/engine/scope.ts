@@ -14,7 +14,11 @@ export class BindingScope {
   /** A scope whose lookups fall back to `parent`. */
   constructor(parent?: BindingScope, initial?: Record<string, JsonValue>) {
     this.#parent = parent;
-    if (initial) for (const [name, value] of Object.entries(initial)) this.#names.set(name, value);
+    if (initial) {
+      for (const [name, value] of Object.entries(initial)) {
+        this.#names.set(name, value);
+      }
+    }
   }
 
   /** Binds (or rebinds) `name` in this scope. */

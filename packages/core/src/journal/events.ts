@@ -22,59 +22,89 @@ export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   ])
 );
 
-/** Coroutine ids are derived: `root`, `root.0`, `root.0.1`, … */
-export const CoroutineIdSchema = z.string().regex(/^root(\.(0|[1-9]\d*))*$/);
+/** An error as recorded: its class name and message (never a stored value). */
+export interface ErrorRecord {
+  /** The error's class name, e.g. `FileSystemError`. */
+  name: string;
+  /** Its message. */
+  message: string;
+  /** A stable code (POSIX for filesystem refusals), if any. */
+  code?: string;
+}
 
-/** A recorded error: its class name and message (never a stored value). */
-export const ErrorRecordSchema = z.object({
+/** How an effect or a coroutine settled. */
+export type Result =
+  | { status: "ok"; value: JsonValue }
+  | { status: "err"; error: ErrorRecord }
+  | { status: "cancelled" };
+
+/** What an effect was: its type, its name (which carries its source position) and its inputs. */
+export interface Description {
+  /** The effect type, e.g. `file.write`. */
+  type: string;
+  /** `<Element> <file>:<line>:<column>`. */
+  name: string;
+  /** Inputs. */
+  [input: string]: JsonValue;
+}
+
+/** An effect settled. */
+export interface YieldEvent {
+  /** Discriminant. */
+  type: "yield";
+  /** The coroutine that ran the effect. */
+  coroutineId: string;
+  /** What the effect was. */
+  description: Description;
+  /** How it settled. */
+  result: Result;
+}
+
+/** A coroutine ended. */
+export interface CloseEvent {
+  /** Discriminant. */
+  type: "close";
+  /** The coroutine that ended. */
+  coroutineId: string;
+  /** How it ended. */
+  result: Result;
+}
+
+/** Any journal event. */
+export type JournalEvent = YieldEvent | CloseEvent;
+
+/** Coroutine ids are derived: `root`, `root.0`, `root.0.1`, … */
+const CoroutineIdSchema = z.string().regex(/^root(\.(0|[1-9]\d*))*$/);
+
+const ErrorRecordSchema = z.object({
   name: z.string().min(1),
   message: z.string(),
   code: z.string().optional(),
 }).strict();
 
-/** How an effect or a coroutine settled. */
-export const ResultSchema = z.discriminatedUnion("status", [
+/** How an effect or a coroutine settled, parsed strictly. */
+export const ResultSchema: z.ZodType<Result> = z.discriminatedUnion("status", [
   z.object({ status: z.literal("ok"), value: JsonValueSchema }).strict(),
   z.object({ status: z.literal("err"), error: ErrorRecordSchema }).strict(),
   z.object({ status: z.literal("cancelled") }).strict(),
 ]);
 
-/** What an effect was: its type, its name (which carries its source position) and its inputs. */
-export const DescriptionSchema = z.object({
+const DescriptionSchema = z.object({
   type: z.string().min(1),
   name: z.string().min(1),
 }).catchall(JsonValueSchema);
 
-/** An effect settled. */
-export const YieldEventSchema = z.object({
-  type: z.literal("yield"),
-  coroutineId: CoroutineIdSchema,
-  description: DescriptionSchema,
-  result: ResultSchema,
-}).strict();
-
-/** A coroutine ended. */
-export const CloseEventSchema = z.object({
-  type: z.literal("close"),
-  coroutineId: CoroutineIdSchema,
-  result: ResultSchema,
-}).strict();
-
-/** Any journal event. */
-export const JournalEventSchema = z.discriminatedUnion("type", [
-  YieldEventSchema,
-  CloseEventSchema,
-]);
-
-/** A recorded error. */
-export type ErrorRecord = z.infer<typeof ErrorRecordSchema>;
-/** How an effect or a coroutine settled. */
-export type Result = z.infer<typeof ResultSchema>;
-/** An effect's description. */
-export type Description = z.infer<typeof DescriptionSchema>;
-/** An effect settled. */
-export type YieldEvent = z.infer<typeof YieldEventSchema>;
-/** A coroutine ended. */
-export type CloseEvent = z.infer<typeof CloseEventSchema>;
-/** Any journal event. */
-export type JournalEvent = z.infer<typeof JournalEventSchema>;
+/** Any journal event, parsed strictly. */
+export const JournalEventSchema: z.ZodType<JournalEvent> = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("yield"),
+    coroutineId: CoroutineIdSchema,
+    description: DescriptionSchema,
+    result: ResultSchema,
+  }).strict(),
+  z.object({
+    type: z.literal("close"),
+    coroutineId: CoroutineIdSchema,
+    result: ResultSchema,
+  }).strict(),
+]) as z.ZodType<JournalEvent>;
