@@ -366,3 +366,17 @@ Deno.test("Ctrl-C stops a running shell block, exits 130, and the journal resume
   assert.equal(resumed.code, 1, "an edited block must diverge");
   assert.match(resumed.stderr, /other inputs/);
 });
+
+Deno.test("every element runs through the CLI, up to <Fail>", async () => {
+  const cwd = await tempDir();
+  const result = await runXmd(["run", `${FIXTURES}fail.every-element.md`], { cwd });
+  assert.equal(result.code, 1);
+  assert.equal(
+    result.stdout,
+    "# Every element\n\nHi Ada!\n\nFound: work/one.txt\n\nRead: file one\n\n## Box\n\n" +
+      "Inside Ada's card.\n\nSlow block exit: 124\n",
+  );
+  assert.equal(result.stderr, "xmd: fail.every-element.md:45:3: Stopped on purpose\n");
+  assert.equal(await Deno.readTextFile(`${cwd}/work/one.txt`), "file one");
+  assert.equal(await Deno.readTextFile(`${cwd}/work/two.txt`), "file two");
+});
