@@ -11,7 +11,11 @@
 /** Writes rendered text to a sink, normalizing blank lines. */
 export class RenderWriter {
   readonly #sink: (text: string) => void;
-  #pending = 0;
+  // Deferred newlines, kept apart by origin: the document's own collapse to one
+  // blank line, a shell block's are its output and are kept. Summing them
+  // per origin makes the output independent of how a block's output is chunked.
+  #pendingText = 0;
+  #pendingRaw = 0;
   #started = false;
 
   /** `sink` receives the normalized text as it is produced. */
@@ -21,39 +25,42 @@ export class RenderWriter {
 
   /** Writes document text: runs of blank lines collapse to one. */
   write(text: string): void {
-    this.#emit(text, 2);
+    this.#emit(text, false);
   }
 
   /** Writes shell output verbatim (only leading newlines of the whole document are dropped). */
   raw(text: string): void {
-    this.#emit(text, Infinity);
+    this.#emit(text, true);
   }
 
   /** Ends the output with one newline if anything was written. */
   end(): void {
     if (this.#started) this.#sink("\n");
-    this.#pending = 0;
+    this.#pendingText = 0;
+    this.#pendingRaw = 0;
   }
 
-  #emit(text: string, maxNewlines: number): void {
+  #emit(text: string, raw: boolean): void {
     if (text === "") return;
     const trimmedEnd = text.replace(/\n+$/, "");
     const trailing = text.length - trimmedEnd.length;
     if (trimmedEnd === "") {
-      this.#pending += trailing;
+      if (raw) this.#pendingRaw += trailing;
+      else this.#pendingText += trailing;
       return;
     }
     const leadingMatch = /^\n*/.exec(trimmedEnd)![0].length;
     const body = trimmedEnd.slice(leadingMatch);
     // Separators between parts never exceed one blank line; raw text keeps its own.
-    const newlines = maxNewlines === 2
-      ? Math.min(this.#pending + leadingMatch, 2)
-      : Math.min(this.#pending, 2) + leadingMatch;
+    const newlines = raw
+      ? Math.min(this.#pendingText, 2) + this.#pendingRaw + leadingMatch
+      : Math.min(this.#pendingText + this.#pendingRaw + leadingMatch, 2);
     let out = this.#started ? "\n".repeat(newlines) : "";
-    out += maxNewlines === 2 ? body.replace(/\n{3,}/g, "\n\n") : body;
+    out += raw ? body : body.replace(/\n{3,}/g, "\n\n");
     this.#sink(out);
     this.#started = true;
-    this.#pending = trailing;
+    this.#pendingText = raw ? 0 : trailing;
+    this.#pendingRaw = raw ? trailing : 0;
   }
 }
 

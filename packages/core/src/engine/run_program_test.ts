@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import type { JsonValue } from "../json/json-value.ts";
 import type { JournalEvent } from "../journal/events.ts";
+import { MemoryStream } from "../journal/memory-stream.ts";
+import { AnswerSchemaError } from "./answer-schema.ts";
 import { createWorld, load, run } from "./_test-providers.ts";
 
 /** The coroutine ids of the events, in order, with their kind. */
@@ -12,7 +14,11 @@ function trace(events: readonly JournalEvent[]): string[] {
   );
 }
 
-const ROOT_OK: JournalEvent = { type: "close", coroutineId: "root", result: { status: "ok", value: null } };
+const ROOT_OK: JournalEvent = {
+  type: "close",
+  coroutineId: "root",
+  result: { status: "ok", value: null },
+};
 
 Deno.test("prose: interpolates strings, numbers, booleans, null, objects and arrays", async () => {
   const program = await load(
@@ -45,7 +51,7 @@ Deno.test("prose: interpolates strings, numbers, booleans, null, objects and arr
 
 Deno.test("prose: keeps the author's Markdown and collapses blank lines left by silent elements", async () => {
   const program = await load(
-    "Intro *em* and `code`.\n\n<Let as=\"x\" value={1} />\n\n\n<Let as=\"y\" value={2} />\n\n" +
+    'Intro *em* and `code`.\n\n<Let as="x" value={1} />\n\n\n<Let as="y" value={2} />\n\n' +
       "- item {x}\n- item {y}\n\n> quoted {x + y}\n",
   );
   const record = await run(program, createWorld().providers);
@@ -81,7 +87,8 @@ Deno.test("<Let>: rebinding a name replaces its value for what follows", async (
   assert.equal(record.stdout, "before 1\n\nafter 11\n");
 });
 
-const IF_DOC = "<If condition={props.ok}>\n  Yes, {props.who}.\n</If>\n<Else>\n  No, {props.who}.\n</Else>\n\nend\n";
+const IF_DOC =
+  "<If condition={props.ok}>\n  Yes, {props.who}.\n</If>\n<Else>\n  No, {props.who}.\n</Else>\n\nend\n";
 
 Deno.test("<If>/<Else>: a truthy condition renders the If branch only", async () => {
   const record = await run(await load(IF_DOC), createWorld().providers, {
@@ -141,7 +148,10 @@ Deno.test("<Each>: the binding is block-scoped and does not leak after the loop"
   assert.deepEqual(record.events, [{
     type: "close",
     coroutineId: "root",
-    result: { status: "err", error: record.outcome.status === "failed" ? record.outcome.error : never() },
+    result: {
+      status: "err",
+      error: record.outcome.status === "failed" ? record.outcome.error : never(),
+    },
   }]);
 });
 
@@ -156,7 +166,7 @@ Deno.test("<Each>: an outer binding of the same name is shadowed, then restored;
   assert.equal(record.outcome.status, "failed");
   assert.match(
     record.outcome.status === "failed" ? record.outcome.error.message : "",
-    /^doc\.md:10:4: Unknown name "seen"/,
+    /^doc\.md:9:4: Unknown name "seen"/,
   );
 });
 
@@ -168,7 +178,10 @@ Deno.test("<Each>: items that are not an array fail the run at the attribute", a
   );
   assert.deepEqual(record.outcome, {
     status: "failed",
-    error: { name: "DocumentError", message: "doc.md:3:7: <Each items={…}> needs an array, got an object" },
+    error: {
+      name: "DocumentError",
+      message: "doc.md:3:7: <Each items={…}> needs an array, got an object",
+    },
   });
   assert.equal(record.stdout, "text\n");
 });
@@ -205,7 +218,10 @@ Deno.test("<File as>: reads text and binds it; a missing file fails the run with
   assert.equal(record.stdout, "got [line 1\nline 2\n]\n");
   assert.deepEqual(record.outcome, {
     status: "failed",
-    error: { name: "FileSystemError", message: 'doc.md:5:1: Cannot read "missing.txt": no such file' },
+    error: {
+      name: "FileSystemError",
+      message: 'doc.md:5:1: Cannot read "missing.txt": no such file',
+    },
   });
   assert.deepEqual(record.events, [
     {
@@ -220,7 +236,11 @@ Deno.test("<File as>: reads text and binds it; a missing file fails the run with
       description: { type: "file.read", name: "File doc.md:5:1", path: "missing.txt" },
       result: {
         status: "err",
-        error: { name: "FileSystemError", message: 'Cannot read "missing.txt": no such file', code: "ENOENT" },
+        error: {
+          name: "FileSystemError",
+          message: 'Cannot read "missing.txt": no such file',
+          code: "ENOENT",
+        },
       },
     },
     {
@@ -228,7 +248,10 @@ Deno.test("<File as>: reads text and binds it; a missing file fails the run with
       coroutineId: "root",
       result: {
         status: "err",
-        error: { name: "FileSystemError", message: 'doc.md:5:1: Cannot read "missing.txt": no such file' },
+        error: {
+          name: "FileSystemError",
+          message: 'doc.md:5:1: Cannot read "missing.txt": no such file',
+        },
       },
     },
   ]);
@@ -286,7 +309,10 @@ Deno.test("<Dir>: a path that climbs out of the root with .. is refused before a
   ) {
     const world = createWorld();
     const record = await run(await load(text), world.providers);
-    assert.deepEqual(record.outcome, { status: "failed", error: { name: "DocumentError", message } });
+    assert.deepEqual(record.outcome, {
+      status: "failed",
+      error: { name: "DocumentError", message },
+    });
     assert.deepEqual(world.log.calls, [], text);
     assert.deepEqual(record.events.filter((event) => event.type === "yield"), []);
   }
@@ -321,8 +347,20 @@ Deno.test("<Glob>: lists sorted relative paths matching include and not exclude"
   assert.deepEqual(
     record.events.flatMap((event) => event.type === "yield" ? [event.description] : []),
     [
-      { type: "glob", name: "Glob doc.md:1:1", cwd: ".", include: ["**/*.md"], exclude: ["drafts/**"] },
-      { type: "glob", name: "Glob doc.md:2:1", cwd: ".", include: ["*.md", "*.txt"], exclude: ["z*"] },
+      {
+        type: "glob",
+        name: "Glob doc.md:1:1",
+        cwd: ".",
+        include: ["**/*.md"],
+        exclude: ["drafts/**"],
+      },
+      {
+        type: "glob",
+        name: "Glob doc.md:2:1",
+        cwd: ".",
+        include: ["*.md", "*.txt"],
+        exclude: ["z*"],
+      },
       { type: "glob", name: "Glob doc.md:4:3", cwd: "docs", include: ["*"], exclude: [] },
     ],
   );
@@ -335,7 +373,8 @@ Deno.test("<Glob>: a pattern that is not a string or a list of strings fails at 
     status: "failed",
     error: {
       name: "DocumentError",
-      message: "doc.md:1:7: Attribute include of <Glob> must be a string or an array of strings, got an array",
+      message:
+        "doc.md:1:7: Attribute include of <Glob> must be a string or an array of strings, got an array",
     },
   });
   assert.deepEqual(world.log.calls, []);
@@ -350,7 +389,9 @@ const ELICIT_DOC = "Before.\n\n" +
 
 Deno.test("<Elicit>: asks the rendered question with its schema and binds the valid answer", async () => {
   const world = createWorld({ answers: { approval: { ok: true } } });
-  const record = await run(await load(ELICIT_DOC), world.providers, { props: { version: "1.4.0" } });
+  const record = await run(await load(ELICIT_DOC), world.providers, {
+    props: { version: "1.4.0" },
+  });
   assert.deepEqual(record.outcome, { status: "completed" });
   assert.equal(record.stdout, "Before.\n\nok=true\n");
   assert.deepEqual(world.elicit.requests, [{
@@ -366,32 +407,65 @@ Deno.test("<Elicit>: asks the rendered question with its schema and binds the va
   });
 });
 
-Deno.test("<Elicit>: an answer that fails the schema fails the run with AnswerSchemaError", async () => {
+Deno.test("<Elicit>: an answer that fails the schema stops the run with AnswerSchemaError, unjournaled", async () => {
+  const program = await load('<File path="before.txt">b</File>\n\n' + ELICIT_DOC);
   const answers: JsonValue[] = [{ ok: "sure-thing" }, { fine: true }, "sure-thing"];
   for (const answer of answers) {
     const world = createWorld({ answers: { approval: answer } });
-    const record = await run(await load(ELICIT_DOC), world.providers, {
-      props: { version: "1.4.0" },
-    });
-    assert.equal(record.outcome.status, "failed");
-    const error = record.outcome.status === "failed" ? record.outcome.error : never();
-    assert.equal(error.name, "AnswerSchemaError");
-    assert.match(error.message, /^doc\.md:3:1: The answer for "approval" does not match its schema: /);
-    assert.ok(!error.message.includes("sure-thing"), "the answer is never echoed");
-    assert.equal(record.stdout, "Before.\n");
-    assert.deepEqual(world.log.summary, ["elicit approval"], "nothing runs after the refusal");
-    const recorded = record.events[0];
-    assert.equal(recorded.type === "yield" && recorded.result.status, "err");
-    assert.ok(!JSON.stringify(record.events).includes("sure-thing"), "the refused answer is not journaled");
+    const stream = new MemoryStream();
+    const chunks: string[] = [];
+    let caught: unknown;
+    try {
+      await run(program, world.providers, { props: { version: "1.4.0" }, stream, chunks });
+    } catch (thrown) {
+      caught = thrown;
+    }
+    assert.ok(caught instanceof AnswerSchemaError);
+    assert.match(caught.message, /^The answer for "approval" does not match its schema: /);
+    assert.ok(!caught.message.includes("sure-thing"), "the answer is never echoed");
+    assert.equal(chunks.join(""), "Before.\n");
+    assert.deepEqual(world.log.summary, ["fs.write before.txt", "elicit approval"]);
+    assert.deepEqual(trace(stream.events), ["root yield File doc.md:1:1"], "no Yield, no Close");
   }
+});
+
+Deno.test("<Elicit>: after a refused answer the run continues from its journal with a valid one", async () => {
+  const program = await load('<File path="before.txt">b</File>\n\n' + ELICIT_DOC);
+  const stream = new MemoryStream();
+  await assert.rejects(
+    run(program, createWorld({ answers: { approval: { ok: 1 } } }).providers, {
+      props: { version: "1.4.0" },
+      stream,
+    }),
+    AnswerSchemaError,
+  );
+  const world = createWorld({ answers: { approval: { ok: false } } });
+  const resumed = await run(program, world.providers, { props: { version: "1.4.0" }, stream });
+  const fresh = await run(
+    program,
+    createWorld({ answers: { approval: { ok: false } } }).providers,
+    {
+      props: { version: "1.4.0" },
+    },
+  );
+  assert.deepEqual(resumed.outcome, { status: "completed" });
+  assert.equal(resumed.stdout, "Before.\n\nok=false\n");
+  assert.deepEqual(resumed.events, fresh.events);
+  assert.deepEqual(world.log.summary, ["elicit approval", "fs.write after.txt"]);
 });
 
 Deno.test("<Elicit>: a schema that is not a JSON Schema object fails before asking", async () => {
   const world = createWorld({ answers: { x: 1 } });
-  const record = await run(await load('<Elicit as="x" schema={"number"}>q</Elicit>\n'), world.providers);
+  const record = await run(
+    await load('<Elicit as="x" schema={"number"}>q</Elicit>\n'),
+    world.providers,
+  );
   assert.deepEqual(record.outcome, {
     status: "failed",
-    error: { name: "DocumentError", message: "doc.md:1:16: The schema of <Elicit> must be a JSON Schema object" },
+    error: {
+      name: "DocumentError",
+      message: "doc.md:1:16: The schema of <Elicit> must be a JSON Schema object",
+    },
   });
   assert.deepEqual(world.log.calls, []);
 });
@@ -406,7 +480,10 @@ Deno.test("<Fail>: stops the run with its message at its position; nothing after
     const world = createWorld();
     const program = await load(`before {props.v}\n\n${fail}\n\nafter\n\n<File path="f">x</File>\n`);
     const record = await run(program, world.providers, { props: { v: "x" } });
-    assert.deepEqual(record.outcome, { status: "failed", error: { name: "DocumentError", message } });
+    assert.deepEqual(record.outcome, {
+      status: "failed",
+      error: { name: "DocumentError", message },
+    });
     assert.equal(record.stdout, "before x\n");
     assert.deepEqual(world.log.calls, []);
     assert.deepEqual(record.events, [{
@@ -418,7 +495,7 @@ Deno.test("<Fail>: stops the run with its message at its position; nothing after
 });
 
 const GREETING = "---\n" +
-  "props:\n  name:\n    type: string\n  punct:\n    type: string\n    default: \"!\"\n  times:\n    type: number\n    default: 1\n" +
+  'props:\n  name:\n    type: string\n  punct:\n    type: string\n    default: "!"\n  times:\n    type: number\n    default: 1\n' +
   "required: [name]\n---\n\n" +
   "Hello {props.name}{props.punct} x{props.times}\n\n<Content />\n\n" +
   '<File path={"hello-" + props.name + ".txt"}>hi {props.name}</File>\n';
@@ -426,11 +503,12 @@ const GREETING = "---\n" +
 Deno.test("components: props with defaults, <Content /> from the caller's scope, coroutine ids", async () => {
   const program = await load(
     '# Top\n\n<Let as="who" value={"caller"} />\n\n' +
-      '<Outer>\n  outer content by {who}\n</Outer>\n\n' +
+      "<Outer>\n  outer content by {who}\n</Outer>\n\n" +
       '<Greeting name="Bob" punct="?" times={props.n * 2} />\n\nend\n',
     {
       "Greeting.md": GREETING,
-      "components/Outer.md": 'Outer start\n\n<Greeting name="Ann">\n  inner content\n</Greeting>\n\n<Content />\n',
+      "components/Outer.md":
+        'Outer start\n\n<Greeting name="Ann">\n  inner content\n</Greeting>\n\n<Content />\n',
     },
   );
   const world = createWorld();
@@ -490,7 +568,10 @@ Deno.test("components: an expression prop of the wrong type fails at the invocat
   const record = await run(program, world.providers, { props: { n: 3 } });
   assert.deepEqual(record.outcome, {
     status: "failed",
-    error: { name: "DocumentError", message: 'doc.md:3:1: Invalid prop "name" for <Greeting>: must be string' },
+    error: {
+      name: "DocumentError",
+      message: 'doc.md:3:1: Invalid prop "name" for <Greeting>: must be string',
+    },
   });
   assert.deepEqual(world.log.calls, []);
   assert.deepEqual(trace(record.events), ["root close err"]);
@@ -525,7 +606,11 @@ Deno.test("exec: output streams in order with the prose; as binds {exitCode, std
   assert.deepEqual(record.outcome, { status: "completed" });
   assert.equal(record.stdout, "Intro\n\none\ntwo\n\nMiddle\n\ncode=3 out=no err=oops\n\nEnd\n");
   assert.equal(record.stderr, "warn\n");
-  assert.deepEqual(seenAtCall, ["Intro", "Intro\n\none\ntwo\n\nMiddle", "Intro\n\none\ntwo\n\nMiddle\n\ncode=3 out=no err=oops"]);
+  assert.deepEqual(seenAtCall, [
+    "Intro",
+    "Intro\n\none\ntwo\n\nMiddle",
+    "Intro\n\none\ntwo\n\nMiddle\n\ncode=3 out=no err=oops",
+  ]);
   const one = chunks.findIndex((chunk) => chunk.includes("one"));
   const two = chunks.findIndex((chunk) => chunk.includes("two"));
   assert.ok(one >= 0 && two > one, "each shell chunk is written as it arrives");
@@ -537,9 +622,30 @@ Deno.test("exec: output streams in order with the prose; as binds {exitCode, std
   });
 });
 
+Deno.test("exec: the block's own blank lines are kept verbatim however its output is chunked", async () => {
+  const program = await load("Intro\n\n```sh exec\nprint\n```\n\nAfter\n");
+  const expected = "Intro\n\na\n\n\nb\n\nAfter\n";
+  for (
+    const chunks of [
+      ["a\n\n\nb\n"],
+      ["a\n", "\n\n", "b\n"],
+      ["a\n", "\n", "\n", "b", "\n"],
+      ["a", "\n\n\nb\n"],
+    ]
+  ) {
+    const world = createWorld({ shell: { print: { stdout: chunks } } });
+    const record = await run(program, world.providers);
+    assert.equal(record.stdout, expected, JSON.stringify(chunks));
+    const replayed = await run(program, createWorld().providers, { recorded: record.events });
+    assert.equal(replayed.stdout, expected, `replay of ${JSON.stringify(chunks)}`);
+  }
+});
+
 Deno.test("exec: a nonzero exit without as fails the run at the block, after printing its output", async () => {
   const world = createWorld({ shell: { "exit 2": { stdout: ["partial\n"], exitCode: 2 } } });
-  const program = await load('Intro\n\n```sh exec\nexit 2\n```\n\nafter\n\n<File path="f">x</File>\n');
+  const program = await load(
+    'Intro\n\n```sh exec\nexit 2\n```\n\nafter\n\n<File path="f">x</File>\n',
+  );
   const record = await run(program, world.providers);
   assert.deepEqual(record.outcome, {
     status: "failed",
@@ -554,7 +660,9 @@ Deno.test("exec: a nonzero exit without as fails the run at the block, after pri
 });
 
 Deno.test("exec: silent hides the output but a nonzero exit still fails the run", async () => {
-  const world = createWorld({ shell: { boom: { stdout: ["secret-ish\n"], stderr: ["e\n"], exitCode: 1 } } });
+  const world = createWorld({
+    shell: { boom: { stdout: ["secret-ish\n"], stderr: ["e\n"], exitCode: 1 } },
+  });
   const record = await run(await load("a\n\n```bash exec silent\nboom\n```\n"), world.providers);
   assert.equal(record.stdout, "a\n");
   assert.equal(record.stderr, "");
@@ -587,7 +695,7 @@ Deno.test("exec: {name} interpolates bindings, \\{ escapes, ${HOME} and shell gr
   const program = await load(
     '<Let as="file" value={"a b.txt"} />\n\n' +
       "```bash exec\n" +
-      'echo {props.name} \\{literal} ${HOME} $HOME {props.n + 1} {props.list}\n' +
+      "echo {props.name} \\{literal} ${HOME} $HOME {props.n + 1} {props.list}\n" +
       '{ echo grouped; }\ncat "{file}"\n' +
       "```\n",
   );
@@ -625,7 +733,10 @@ Deno.test("targets: #A/B runs the preamble, A's direct content and the B subtree
   const record = await run(program, world.providers, { props: { a: 1 } });
   assert.equal(record.stdout, "Preamble 1\n\n# A\n\nA text\n\n## B\n\nB text\n\n### C\n\nC text\n");
   assert.deepEqual(world.log.summary, ["fs.write b.txt"]);
-  assert.deepEqual(record.events[0].type === "yield" && record.events[0].description.name, "File doc.md:11:1");
+  assert.deepEqual(
+    record.events[0].type === "yield" && record.events[0].description.name,
+    "File doc.md:11:1",
+  );
 });
 
 Deno.test("targets: #E/B and a deep #A/B/C select by heading path", async () => {
@@ -642,7 +753,8 @@ Deno.test("targets: #E/B and a deep #A/B/C select by heading path", async () => 
 });
 
 Deno.test("the DOCUMENTS.md release example runs both ways", async () => {
-  const text = "---\nprops:\n  version:\n    type: string\n    pattern: \"^\\\\d+\\\\.\\\\d+\\\\.\\\\d+$\"\n" +
+  const text =
+    '---\nprops:\n  version:\n    type: string\n    pattern: "^\\\\d+\\\\.\\\\d+\\\\.\\\\d+$"\n' +
     "  dryRun:\n    type: boolean\n    default: false\n---\n\n" +
     "# Release {props.version}\n\n" +
     '<File path="release/VERSION">{props.version}</File>\n\n' +
