@@ -23,6 +23,7 @@ import type { CompiledExpression } from "../expression/mod.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import type { Description, ErrorRecord } from "../journal/events.ts";
 import type { Journal } from "../journal/journal.ts";
+import { sha256Hex } from "../hash/sha256.ts";
 import { validateComponentProps } from "../props/mod.ts";
 import { compileAnswerSchema } from "./answer-schema.ts";
 import { EffectRefusal } from "./effect-refusal.ts";
@@ -294,7 +295,7 @@ class Expander {
     if (element.multiline) content += "\n";
     await this.effect(
       frame,
-      describe(element, "file.write", { path }),
+      describe(element, "file.write", { path, sha256: sha256Hex(content) }),
       element.position,
       async () => {
         await this.options.providers.fs.writeText(path, content);
@@ -347,7 +348,7 @@ class Expander {
     const question = await this.captured(element.children, frame);
     const { value } = await this.effect(
       frame,
-      describe(element, "elicit", { as }),
+      describe(element, "elicit", { as, question, schema }),
       element.position,
       async () => {
         const answer = await this.options.providers.elicit.ask({

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { sha256Hex } from "../hash/sha256.ts";
 import type { JsonValue } from "../json/json-value.ts";
 import type { JournalEvent } from "../journal/events.ts";
 import { MemoryStream } from "../journal/memory-stream.ts";
@@ -202,9 +203,24 @@ Deno.test("<File>: writes exactly the rendered children, creating parent directo
   assert.equal(world.fs.files.get("empty.txt"), "");
   assert.deepEqual([...world.fs.dirs].sort(), ["release", "release/v1"]);
   assert.deepEqual(record.events.map((event) => event.type === "yield" && event.description), [
-    { type: "file.write", name: "File doc.md:1:1", path: "release/v1/VERSION" },
-    { type: "file.write", name: "File doc.md:2:1", path: "notes.md" },
-    { type: "file.write", name: "File doc.md:12:1", path: "empty.txt" },
+    {
+      type: "file.write",
+      name: "File doc.md:1:1",
+      path: "release/v1/VERSION",
+      sha256: sha256Hex("1.4.0"),
+    },
+    {
+      type: "file.write",
+      name: "File doc.md:2:1",
+      path: "notes.md",
+      sha256: sha256Hex("# Notes for 1.4.0\n\n- one\n  - nested\n\nend\n"),
+    },
+    {
+      type: "file.write",
+      name: "File doc.md:12:1",
+      path: "empty.txt",
+      sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    },
     false,
   ]);
 });
@@ -402,7 +418,13 @@ Deno.test("<Elicit>: asks the rendered question with its schema and binds the va
   assert.deepEqual(record.events[0], {
     type: "yield",
     coroutineId: "root",
-    description: { type: "elicit", name: "Elicit doc.md:3:1", as: "approval" },
+    description: {
+      type: "elicit",
+      name: "Elicit doc.md:3:1",
+      as: "approval",
+      question: "Publish version 1.4.0?",
+      schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+    },
     result: { status: "ok", value: { ok: true } },
   });
 });

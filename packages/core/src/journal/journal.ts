@@ -203,9 +203,14 @@ export class Journal {
 }
 
 function sameDescription(recorded: Description, asked: Description): boolean {
-  const keys = new Set([...Object.keys(recorded), ...Object.keys(asked)]);
+  const keys = Object.keys(asked);
+  if (Object.keys(recorded).length !== keys.length) return false;
   for (const key of keys) {
-    if (JSON.stringify(recorded[key]) !== JSON.stringify(asked[key])) return false;
+    const a = recorded[key];
+    const b = asked[key];
+    if (a === b) continue;
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+    if (JSON.stringify(a) !== JSON.stringify(b)) return false;
   }
   return true;
 }
