@@ -18,6 +18,7 @@ import { mdxFromMarkdown } from "mdast-util-mdx";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { mdxjs } from "micromark-extension-mdxjs";
 import { type CompiledExpression, compileEstree, compileSource } from "../expression/mod.ts";
+import { compileGlob, GlobPatternError } from "../glob/mod.ts";
 import type { JsonObject } from "../json/json-value.ts";
 import { parseFrontmatter, type PropsSpec } from "../props/mod.ts";
 import { type AttributeRule, BUILTINS, RESERVED_NAMES } from "./builtins.ts";
@@ -299,6 +300,16 @@ class DocumentBuilder {
         break;
       case "Glob":
         forbidChildren("<Glob> takes no children");
+        for (const name of ["include", "exclude"]) {
+          const value = element.attributes.get(name);
+          if (value?.kind !== "literal") continue;
+          try {
+            compileGlob(value.value);
+          } catch (error) {
+            if (!(error instanceof GlobPatternError)) throw error;
+            throw new DocumentError(error.message, value.position);
+          }
+        }
         break;
       case "Fail":
         forbidChildren("<Fail> takes no children: put the text in message");

@@ -23,6 +23,7 @@ import type { CompiledExpression } from "../expression/mod.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import type { Description, ErrorRecord } from "../journal/events.ts";
 import type { Journal } from "../journal/journal.ts";
+import { compileGlob, GlobPatternError } from "../glob/mod.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import { validateComponentProps } from "../props/mod.ts";
 import { compileAnswerSchema } from "./answer-schema.ts";
@@ -337,6 +338,14 @@ class Expander {
         `Attribute ${name} of <Glob> must be a string or an array of strings, got ${kind(value)}`,
         attributePosition(element, name),
       );
+    }
+    for (const pattern of list as string[]) {
+      try {
+        compileGlob(pattern);
+      } catch (error) {
+        if (!(error instanceof GlobPatternError)) throw error;
+        throw new DocumentError(error.message, attributePosition(element, name));
+      }
     }
     return list as string[];
   }
