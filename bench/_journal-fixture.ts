@@ -1,7 +1,8 @@
 /**
  * The benchmark journal: a document that writes one file per item, run live
- * once against an in-memory filesystem, its completed journal (N Yields and
- * the root Close) written as JSON Lines exactly as `JsonlStream` writes them.
+ * once against an in-memory filesystem, its completed journal (the props
+ * digest, N `file.write` Yields and the root Close) written as JSON Lines
+ * exactly as `JsonlStream` writes them.
  *
  * Shared by the replay benchmark and its `JSON.parse` floor, which must read
  * the same bytes.
@@ -29,8 +30,10 @@ export const DOCUMENT = [
 
 /** A recorded journal on disk and what replays it. */
 export interface JournalFixture {
-  /** Effects recorded (Yields); the file holds one more line, the root Close. */
+  /** File effects recorded (`file.write` Yields). */
   effects: number;
+  /** Journal lines: the props Yield, the effects and the root Close (`effects + 2`). */
+  events: number;
   /** The JSON Lines journal. */
   path: string;
   /** Its size in bytes. */
@@ -96,7 +99,7 @@ export async function recordJournal(dir: string, effects: number): Promise<Journ
     signal: new AbortController().signal,
   });
   const events = stream.events;
-  if (outcome.status !== "completed" || files.size !== effects || events.length !== effects + 1) {
+  if (outcome.status !== "completed" || files.size !== effects || events.length !== effects + 2) {
     throw new Error(
       `Cannot record the bench journal for ${effects} effects: run ${outcome.status}, ${files.size} files, ${events.length} events`,
     );
@@ -104,5 +107,12 @@ export async function recordJournal(dir: string, effects: number): Promise<Journ
   const path = `${dir}/journal-${effects}.jsonl`;
   const text = events.map((event) => JSON.stringify(event) + "\n").join("");
   await Deno.writeTextFile(path, text);
-  return { effects, path, bytes: new TextEncoder().encode(text).length, program, props };
+  return {
+    effects,
+    events: events.length,
+    path,
+    bytes: new TextEncoder().encode(text).length,
+    program,
+    props,
+  };
 }

@@ -38,7 +38,7 @@ const PEER_BUDGET: SampleBudget = { ...BUDGET, budgetMs: 3_000 };
 interface Row {
   name: string;
   effects: number;
-  /** Journal lines: the Yields plus the root Close. */
+  /** Journal lines: the props Yield, the effects' Yields and the root Close. */
   events: number;
   summary: Summary;
   usPerEvent: number;
@@ -51,7 +51,7 @@ async function measure(
   budget: SampleBudget,
 ): Promise<Row> {
   const summary = summarize(await sample(() => fn(fixture), budget));
-  const events = fixture.effects + 1;
+  const events = fixture.events;
   const row = {
     name,
     effects: fixture.effects,
@@ -156,7 +156,7 @@ const markdown = [
   "",
   "Completed replay: `new JsonlStream(path)` → `Journal.open` → `runProgram` with refusing providers",
   "(none called) and a discarding sink; the document is loaded once, outside the timed call. Each",
-  `journal holds one \`file.write\` Yield per effect plus the root Close (${
+  `journal holds the props Yield, one \`file.write\` Yield per effect and the root Close (${
     fixed(fixtures.find((fixture) => fixture.effects === LARGEST)!.bytes / 1_024, 0)
   } KiB at ${fixed(LARGEST, 0)}).`,
   "",

@@ -30,12 +30,10 @@ export async function replayOnce(fixture: JournalFixture): Promise<void> {
     signal: new AbortController().signal,
   });
   if (
-    outcome.status !== "completed" || calls() !== 0 || journal.position !== fixture.effects + 1
+    outcome.status !== "completed" || calls() !== 0 || journal.position !== fixture.events
   ) {
     throw new Error(
-      `Cannot benchmark the replay of ${fixture.path}: it ${outcome.status} after ${journal.position} of ${
-        fixture.effects + 1
-      } events with ${calls()} provider calls`,
+      `Cannot benchmark the replay of ${fixture.path}: it ${outcome.status} after ${journal.position} of ${fixture.events} events with ${calls()} provider calls`,
     );
   }
 }
@@ -44,7 +42,7 @@ export async function replayOnce(fixture: JournalFixture): Promise<void> {
 export async function readJournalOnce(fixture: JournalFixture): Promise<void> {
   using stream = new JsonlStream(fixture.path);
   const events = await stream.readAll();
-  if (events.length !== fixture.effects + 1) {
+  if (events.length !== fixture.events) {
     throw new Error(`Cannot benchmark reading ${fixture.path}: read ${events.length} events`);
   }
 }

@@ -26,6 +26,7 @@ const USER_ERRORS = new Set([
   "PropsError",
   "JournalFormatError",
   "JournalStoppedError",
+  "JournalWriteError",
   "DivergenceError",
   "SecretDetectedError",
   "SecretScanError",

@@ -80,6 +80,8 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
       `Cannot start journal "${options.journal}": it already holds events. Continue it with --replay=${options.journal}, or choose a new file`,
     );
   }
+  // A journal that cannot be written is refused before anything runs.
+  if (options.journal !== undefined) await file!.open();
   const stream: DurableStream = file ?? new MemoryStream();
   const gate = options.noSecretDetection || !file ? disabledSecretGate : createSecretGate();
   const journal = await Journal.open(stream, gate);

@@ -240,7 +240,7 @@ Deno.test("--replay of a completed journal reproduces the output and runs nothin
   assert.equal(first.code, 0, first.stderr);
   assert.equal(first.stdout, JOURNALED_OUTPUT);
   const journal = await Deno.readTextFile(`${cwd}/trace.jsonl`);
-  assert.equal(journal.trim().split("\n").length, 5); // 4 yields + root close
+  assert.equal(journal.trim().split("\n").length, 6); // props + 4 yields + root close
 
   await Deno.remove(`${cwd}/a.txt`);
   await Deno.remove(`${cwd}/b.txt`);
@@ -259,8 +259,8 @@ Deno.test("--replay of a truncated journal replays the prefix and continues live
   const first = await runXmd(["run", "--journal=full.jsonl", "doc.md"], { cwd });
   assert.equal(first.code, 0, first.stderr);
   const lines = (await Deno.readTextFile(`${cwd}/full.jsonl`)).trim().split("\n");
-  // Keep the first two effects (a.txt written, shell ran); b.txt and the read run live.
-  await Deno.writeTextFile(`${cwd}/cut.jsonl`, lines.slice(0, 2).join("\n") + "\n");
+  // Keep the props and the first two effects (a.txt written, shell ran); b.txt and the read run live.
+  await Deno.writeTextFile(`${cwd}/cut.jsonl`, lines.slice(0, 3).join("\n") + "\n");
   await Deno.remove(`${cwd}/a.txt`);
   await Deno.remove(`${cwd}/b.txt`);
   await Deno.writeTextFile(`${cwd}/a.txt`, "first");
@@ -288,11 +288,75 @@ Deno.test("--replay refuses a document that diverged from its journal and append
   );
   const result = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
   assert.equal(result.code, 1);
-  assert.match(result.stderr, /Cannot replay the journal: event 3/);
+  assert.match(result.stderr, /Cannot replay the journal: event 4/);
   assert.match(result.stderr, /other inputs/);
   assertNoStack(result.stderr);
   assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), before);
   assert.equal(await exists(`${cwd}/c.txt`), false);
+});
+
+const PROPS_DOC = "---\nprops:\n  who:\n    type: string\n---\n\n" +
+  'Hello {props.who}.\n\n<File path="who.txt">{props.who}</File>\n';
+
+Deno.test("--replay with other props than the journal's is refused and appends nothing", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, PROPS_DOC);
+  const first = await runXmd(["run", "--journal=trace.jsonl", "doc.md", "--props-who=Ada"], {
+    cwd,
+  });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(first.stdout, "Hello Ada.\n");
+  const before = await Deno.readTextFile(`${cwd}/trace.jsonl`);
+  assert.equal(JSON.parse(before.split("\n")[0]).description.name, "props doc.md");
+  assert.doesNotMatch(before, /Ada/, "prop values are never journaled");
+  await Deno.remove(`${cwd}/who.txt`);
+
+  const other = await runXmd(["run", "--replay=trace.jsonl", "doc.md", "--props-who=Bob"], { cwd });
+  assert.equal(other.code, 1);
+  assert.equal(other.stdout, "");
+  assert.equal(
+    other.stderr,
+    'xmd: Cannot replay the journal: event 1 records "props doc.md" with other props than this run was given. ' +
+      "The props differ from the recorded run; pass the same props it was given, or run without the journal\n",
+  );
+  assertNoStack(other.stderr);
+  assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), before, "the journal changed");
+  assert.equal(await exists(`${cwd}/who.txt`), false);
+
+  const same = await runXmd(["run", "--replay=trace.jsonl", "doc.md", "--props-who=Ada"], { cwd });
+  assert.equal(same.code, 0, same.stderr);
+  assert.equal(same.stdout, "Hello Ada.\n");
+  assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), before);
+});
+
+Deno.test("a secret passed as a prop is not journaled, so --journal does not refuse it", async () => {
+  const cwd = await tempDir();
+  const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+  await Deno.writeTextFile(`${cwd}/doc.md`, PROPS_DOC);
+  const result = await runXmd(["run", "--journal=trace.jsonl", "doc.md", `--props-who=${token}`], {
+    cwd,
+  });
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stderr, "");
+  assert.equal(result.stdout, `Hello ${token}.\n`);
+  const journal = await Deno.readTextFile(`${cwd}/trace.jsonl`);
+  assert.equal(journal.trim().split("\n").length, 3); // props + File + root close
+  assert.ok(!journal.includes(token), "the secret reached the journal");
+  assert.ok(!journal.includes("aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"));
+
+  // The same value in a journaled input is refused: the gate does flag it.
+  await Deno.writeTextFile(
+    `${cwd}/leak.md`,
+    PROPS_DOC + '\n```sh exec as="out"\necho {props.who}\n```\n',
+  );
+  const leak = await runXmd(["run", "--journal=leak.jsonl", "leak.md", `--props-who=${token}`], {
+    cwd,
+  });
+  assert.equal(leak.code, 1);
+  assert.match(leak.stderr, /looks like a secret \(rule github-token\)/);
+  assert.ok(!leak.stderr.includes(token));
+  assertNoStack(leak.stderr);
+  assert.ok(!(await Deno.readTextFile(`${cwd}/leak.jsonl`)).includes(token));
 });
 
 Deno.test("a malformed journal line is refused by number without echoing it", async () => {
@@ -352,8 +416,9 @@ Deno.test("Ctrl-C stops a running shell block, exits 130, and the journal resume
   assert.match(new TextDecoder().decode(status.stderr), /interrupted/);
   const events = (await Deno.readTextFile(`${cwd}/trace.jsonl`)).trim().split("\n")
     .map((line) => JSON.parse(line));
-  assert.equal(events.length, 2);
-  assert.deepEqual(events[1].result, { status: "cancelled" });
+  assert.equal(events.length, 3);
+  assert.equal(events[0].description.type, "props");
+  assert.deepEqual(events[2].result, { status: "cancelled" });
 
   await Deno.writeTextFile(
     `${cwd}/doc.md`,
@@ -379,4 +444,14 @@ Deno.test("every element runs through the CLI, up to <Fail>", async () => {
   assert.equal(result.stderr, "xmd: fail.every-element.md:45:3: Stopped on purpose\n");
   assert.equal(await Deno.readTextFile(`${cwd}/work/one.txt`), "file one");
   assert.equal(await Deno.readTextFile(`${cwd}/work/two.txt`), "file two");
+});
+
+Deno.test("--journal in a missing folder is refused before anything runs", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, '<File path="ran.txt">ran</File>\n');
+  const result = await runXmd(["run", "--journal=missing/trace.jsonl", "doc.md"], { cwd });
+  assert.equal(result.code, 1);
+  assert.match(result.stderr, /Cannot write journal ".*missing\/trace\.jsonl": NotFound/);
+  assertNoStack(result.stderr);
+  assert.equal(await exists(`${cwd}/ran.txt`), false);
 });

@@ -7,7 +7,7 @@
  */
 import type { DurableStream } from "../journal/durable-stream.ts";
 import { type JournalEvent, JournalEventSchema } from "../journal/events.ts";
-import { JournalFormatError } from "../journal/journal-errors.ts";
+import { JournalFormatError, JournalWriteError } from "../journal/journal-errors.ts";
 
 const encoder = new TextEncoder();
 
@@ -60,13 +60,34 @@ export class JsonlStream implements DurableStream, Disposable {
     });
   }
 
+  /** Creates the file if needed and opens it for appending; refuses an unwritable path. */
+  async open(): Promise<void> {
+    try {
+      this.#file ??= await Deno.open(this.#path, { create: true, append: true });
+    } catch (error) {
+      throw new JournalWriteError(
+        `Cannot write journal "${this.#path}": ${
+          (error as Error).name
+        }. Check that its folder exists and is writable`,
+      );
+    }
+  }
+
   /** Appends one line and syncs it to disk. */
   async append(event: JournalEvent): Promise<void> {
-    this.#file ??= await Deno.open(this.#path, { create: true, append: true });
+    await this.open();
     const bytes = encoder.encode(JSON.stringify(event) + "\n");
-    let written = 0;
-    while (written < bytes.length) written += await this.#file.write(bytes.subarray(written));
-    await this.#file.syncData();
+    try {
+      let written = 0;
+      while (written < bytes.length) written += await this.#file!.write(bytes.subarray(written));
+      await this.#file!.syncData();
+    } catch (error) {
+      throw new JournalWriteError(
+        `Cannot write journal "${this.#path}": ${
+          (error as Error).name
+        }. Nothing after this event runs`,
+      );
+    }
   }
 
   /** Closes the file handle. */

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { parseExpressionAt } from "acorn";
 import type { Program } from "estree";
 import type { Nodes, Root, RootContent } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
@@ -448,18 +449,16 @@ class DocumentBuilder {
       }
       if (char === "{" && value[index - 1] !== "$" && /[^\s}]/.test(value[index + 1] ?? " ")) {
         const close = matchingBrace(value, index);
-        const at = pointAt(value, index + 1, firstLine, indent, this.file);
-        if (close < 0) {
-          throw new DocumentError(
-            "Unterminated {expression} in code block: close it with } or write \\{ for a literal brace",
-            at,
-          );
+        const inner = close < 0 ? "" : value.slice(index + 1, close);
+        if (close >= 0 && isExpression(inner)) {
+          const at = pointAt(value, index + 1, firstLine, indent, this.file);
+          if (literal) result.push(literal);
+          literal = "";
+          result.push(compileSource(inner, at));
+          index = close + 1;
+          continue;
         }
-        if (literal) result.push(literal);
-        literal = "";
-        result.push(compileSource(value.slice(index + 1, close), at));
-        index = close + 1;
-        continue;
+        // Not JavaScript (awk '{print $1}', {1..3}): shell text, kept as written.
       }
       literal += char;
       index++;
@@ -474,6 +473,20 @@ class DocumentBuilder {
       line: node.position?.start.line ?? 1,
       column: node.position?.start.column ?? 1,
     };
+  }
+}
+
+/** Whether `text` is exactly one JavaScript expression other than a comma list (it may still be a refused one). */
+function isExpression(text: string): boolean {
+  try {
+    const node = parseExpressionAt(text, 0, { ecmaVersion: "latest" }) as unknown as {
+      type: string;
+      end: number;
+    };
+    // `{a,b}` is shell brace expansion, never a (refused) comma expression.
+    return node.type !== "SequenceExpression" && text.slice(node.end).trim() === "";
+  } catch {
+    return false;
   }
 }
 

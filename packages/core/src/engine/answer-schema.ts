@@ -4,7 +4,8 @@
  *
  * @module
  */
-import Ajv, { type ValidateFunction } from "ajv";
+import Ajv from "ajv/dist/2020.js";
+import type { ValidateFunction } from "ajv";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import type { JsonValue } from "../json/json-value.ts";

@@ -1,6 +1,6 @@
 /**
  * A documented refusal by a provider (a missing file, an unsupported block
- * language, an answer that fails its schema). It is journaled as an `err`
+ * language). It is journaled as an `err`
  * result and replays as the same error; any other provider error stops the
  * run without being journaled.
  *

@@ -17,6 +17,7 @@ export class RenderWriter {
   #pendingText = 0;
   #pendingRaw = 0;
   #started = false;
+  #separator: number | undefined;
 
   /** `sink` receives the normalized text as it is produced. */
   constructor(sink: (text: string) => void) {
@@ -31,6 +32,16 @@ export class RenderWriter {
   /** Writes shell output verbatim (only leading newlines of the whole document are dropped). */
   raw(text: string): void {
     this.#emit(text, true);
+  }
+
+  /**
+   * Separates what comes next from what came before by exactly `newlines`
+   * newlines, whatever blank lines the surrounding text leaves (loop
+   * iterations). Nothing is written if nothing follows; `undefined` withdraws
+   * a separator that nothing followed.
+   */
+  separate(newlines: number | undefined): void {
+    this.#separator = newlines;
   }
 
   /** Ends the output with one newline if anything was written. */
@@ -52,9 +63,11 @@ export class RenderWriter {
     const leadingMatch = /^\n*/.exec(trimmedEnd)![0].length;
     const body = trimmedEnd.slice(leadingMatch);
     // Separators between parts never exceed one blank line; raw text keeps its own.
-    const newlines = raw
-      ? Math.min(this.#pendingText, 2) + this.#pendingRaw + leadingMatch
-      : Math.min(this.#pendingText + this.#pendingRaw + leadingMatch, 2);
+    const newlines = this.#separator ??
+      (raw
+        ? Math.min(this.#pendingText, 2) + this.#pendingRaw + leadingMatch
+        : Math.min(this.#pendingText + this.#pendingRaw + leadingMatch, 2));
+    this.#separator = undefined;
     let out = this.#started ? "\n".repeat(newlines) : "";
     out += raw ? body : body.replace(/\n{3,}/g, "\n\n");
     this.#sink(out);

@@ -6,7 +6,9 @@
  * - The engine is pure apart from its providers and journal: expressions
  *   and rendering are deterministic, so replaying recorded results
  *   reproduces the same output and the same effect sequence.
- * - Every effect's description name is `<Element> <file>:<line>:<column>`.
+ * - Every effect's description name is `<Element> <file>:<line>:<column>`,
+ *   except the first effect of every run, `props <root file>`, which holds the
+ *   SHA-256 of the root props (never their values) so replay with other props diverges.
  * - Component invocations run as child coroutines `parent.N`, numbered in
  *   the order they start; each ends with a Close.
  * - A checked failure is recorded in the root Close and replays the same;
@@ -87,7 +89,10 @@ export async function runProgram(options: RunOptions): Promise<RunOutcome> {
     writer,
   };
   try {
-    await expander.coroutine(frame, () => expander.render(frame.document.parts, frame));
+    await expander.coroutine(frame, async () => {
+      await expander.props(frame);
+      await expander.render(frame.document.parts, frame);
+    });
     return { status: "completed" };
   } catch (error) {
     if (error instanceof CancelledError) return { status: "cancelled" };
@@ -204,12 +209,15 @@ class Expander {
           );
         }
         const as = literal(element, "as");
+        // Iterations of block children are separated like the body's own blocks: by a blank
+        // line when the body holds blank lines, else by a newline (list items stay one list).
+        const separator = !element.multiline ? undefined : hasBlankLine(element.children) ? 2 : 1;
         for (const [index, item] of items.entries()) {
-          // Iterations of block children are lines of their own (list items stay one list).
-          if (index > 0 && element.multiline) frame.writer.write("\n");
+          if (index > 0 && separator !== undefined) frame.writer.separate(separator);
           const scope = new BindingScope(frame.scope, { [as]: item });
           await this.render(element.children, { ...frame, scope });
         }
+        frame.writer.separate(undefined);
         return;
       }
       case "Dir":
@@ -288,6 +296,24 @@ class Expander {
     if (result.status === "cancelled") throw new CancelledError();
     if (result.status === "err") throw new EffectFailure(result.error, position);
     return { value: result.value, replayed };
+  }
+
+  /**
+   * Journals the digest of the root props first, so a replay with other props
+   * diverges at event 1 instead of rendering other output. The values are never journaled.
+   */
+  async props(frame: Frame): Promise<void> {
+    const file = frame.document.file;
+    await this.effect(
+      frame,
+      {
+        type: "props",
+        name: `props ${file}`,
+        sha256: sha256Hex(JSON.stringify(this.options.props)),
+      },
+      { file, line: 1, column: 1 },
+      () => Promise.resolve(null),
+    );
   }
 
   async writeFile(element: Element, frame: Frame): Promise<void> {
@@ -428,6 +454,11 @@ class Expander {
       );
     }
   }
+}
+
+function hasBlankLine(parts: readonly Part[]): boolean {
+  const text = parts.map((part) => part.kind === "text" ? part.text : "x").join("").trim();
+  return /\n[ \t]*\n/.test(text);
 }
 
 function describe(element: Element, type: string, inputs: JsonObject): Description {

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "../hash/sha256.ts";
-import type { JsonValue } from "../json/json-value.ts";
+import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import type { JournalEvent } from "../journal/events.ts";
+import { DivergenceError } from "../journal/journal-errors.ts";
 import { MemoryStream } from "../journal/memory-stream.ts";
 import { AnswerSchemaError } from "./answer-schema.ts";
-import { createWorld, load, run } from "./_test-providers.ts";
+import { createWorld, load, refusingProviders, run } from "./_test-providers.ts";
 
 /** The coroutine ids of the events, in order, with their kind. */
 function trace(events: readonly JournalEvent[]): string[] {
@@ -13,6 +14,20 @@ function trace(events: readonly JournalEvent[]): string[] {
       ? `${event.coroutineId} yield ${event.description.name}`
       : `${event.coroutineId} close ${event.result.status}`
   );
+}
+
+/** The first event of every run: the digest of the root props, never their values. */
+function propsEvent(props: JsonObject = {}): JournalEvent {
+  return {
+    type: "yield",
+    coroutineId: "root",
+    description: {
+      type: "props",
+      name: "props doc.md",
+      sha256: sha256Hex(JSON.stringify(props)),
+    },
+    result: { status: "ok", value: null },
+  };
 }
 
 const ROOT_OK: JournalEvent = {
@@ -28,17 +43,16 @@ Deno.test("prose: interpolates strings, numbers, booleans, null, objects and arr
       "obj={props.obj} arr={props.arr} text={`${props.name}-${props.n}`}\n",
   );
   const world = createWorld();
-  const record = await run(program, world.providers, {
-    props: {
-      name: "Ada",
-      n: 3.5,
-      neg: -2,
-      flag: false,
-      none: null,
-      obj: { a: 1, b: "x", c: [true] },
-      arr: [1, "two", null],
-    },
-  });
+  const props: JsonObject = {
+    name: "Ada",
+    n: 3.5,
+    neg: -2,
+    flag: false,
+    none: null,
+    obj: { a: 1, b: "x", c: [true] },
+    arr: [1, "two", null],
+  };
+  const record = await run(program, world.providers, { props });
   assert.deepEqual(record.outcome, { status: "completed" });
   assert.equal(
     record.stdout,
@@ -46,8 +60,77 @@ Deno.test("prose: interpolates strings, numbers, booleans, null, objects and arr
       "n=3.5 neg=-2 flag=false null=[]\n\n" +
       'obj={"a":1,"b":"x","c":[true]} arr=[1,"two",null] text=Ada-3.5\n',
   );
-  assert.deepEqual(record.events, [ROOT_OK]);
+  assert.deepEqual(record.events, [propsEvent(props), ROOT_OK]);
   assert.deepEqual(world.log.calls, []);
+});
+
+Deno.test("props: the first event journals the SHA-256 of the props JSON, never their values", async () => {
+  const program = await load('<File path="out.txt">{props.token}</File>\n');
+  const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+  const record = await run(program, createWorld().providers, { props: { token, n: 1 } });
+  assert.deepEqual(record.outcome, { status: "completed" });
+  assert.deepEqual(record.events[0], {
+    type: "yield",
+    coroutineId: "root",
+    description: {
+      type: "props",
+      name: "props doc.md",
+      sha256: sha256Hex(`{"token":"${token}","n":1}`),
+    },
+    result: { status: "ok", value: null },
+  });
+  assert.ok(!JSON.stringify(record.events).includes(token), "prop values are never journaled");
+  const empty = await run(await load("text\n"), createWorld().providers);
+  assert.deepEqual(empty.events, [{
+    type: "yield",
+    coroutineId: "root",
+    description: {
+      type: "props",
+      name: "props doc.md",
+      sha256: "44136fa355b3678a1146ad16f7e8649e94fb4fc21fe77e8310c060f61caaff8a",
+    },
+    result: { status: "ok", value: null },
+  }, ROOT_OK]);
+});
+
+Deno.test("props: a replay with other props diverges at event 1; the same props replay", async () => {
+  const program = await load(
+    '---\nprops:\n  who:\n    type: string\n---\n\nHello {props.who}\n\n<File path="who.txt">{props.who}</File>\n',
+  );
+  const live = await run(program, createWorld().providers, { props: { who: "Ada" } });
+  assert.deepEqual(live.outcome, { status: "completed" });
+  assert.equal(live.events.length, 3);
+
+  const stream = new MemoryStream(live.events);
+  const chunks: string[] = [];
+  const refusing = refusingProviders();
+  const caught = await run(program, refusing.providers, {
+    props: { who: "Bob" },
+    stream,
+    chunks,
+  }).then(() => undefined, (error) => error);
+  assert.ok(caught instanceof DivergenceError, `expected a DivergenceError, got ${caught}`);
+  assert.equal(caught.kind, "input");
+  assert.equal(caught.eventNumber, 1);
+  assert.equal(
+    caught.message,
+    'Cannot replay the journal: event 1 records "props doc.md" with other props than this run was given. ' +
+      "The props differ from the recorded run; pass the same props it was given, or run without the journal",
+  );
+  assert.ok(!caught.message.includes("Ada") && !caught.message.includes("Bob"));
+  assert.deepEqual(stream.events, live.events, "nothing is appended");
+  assert.deepEqual(refusing.attempts, [], "no provider is called");
+  assert.equal(chunks.join(""), "", "nothing is rendered before the props are checked");
+
+  const same = refusingProviders();
+  const replayed = await run(program, same.providers, {
+    props: { who: "Ada" },
+    recorded: live.events,
+  });
+  assert.deepEqual(replayed.outcome, { status: "completed" });
+  assert.equal(replayed.stdout, "Hello Ada\n");
+  assert.deepEqual(replayed.events, live.events);
+  assert.deepEqual(same.attempts, []);
 });
 
 Deno.test("prose: keeps the author's Markdown and collapses blank lines left by silent elements", async () => {
@@ -146,7 +229,7 @@ Deno.test("<Each>: the binding is block-scoped and does not leak after the loop"
     },
   });
   assert.equal(record.stdout, "- item 1\n- item 2\n\nafter \n");
-  assert.deepEqual(record.events, [{
+  assert.deepEqual(record.events, [propsEvent(), {
     type: "close",
     coroutineId: "root",
     result: {
@@ -204,6 +287,11 @@ Deno.test("<File>: writes exactly the rendered children, creating parent directo
   assert.deepEqual([...world.fs.dirs].sort(), ["release", "release/v1"]);
   assert.deepEqual(record.events.map((event) => event.type === "yield" && event.description), [
     {
+      type: "props",
+      name: "props doc.md",
+      sha256: sha256Hex('{"version":"1.4.0"}'),
+    },
+    {
       type: "file.write",
       name: "File doc.md:1:1",
       path: "release/v1/VERSION",
@@ -240,6 +328,7 @@ Deno.test("<File as>: reads text and binds it; a missing file fails the run with
     },
   });
   assert.deepEqual(record.events, [
+    propsEvent(),
     {
       type: "yield",
       coroutineId: "root",
@@ -330,7 +419,7 @@ Deno.test("<Dir>: a path that climbs out of the root with .. is refused before a
       error: { name: "DocumentError", message },
     });
     assert.deepEqual(world.log.calls, [], text);
-    assert.deepEqual(record.events.filter((event) => event.type === "yield"), []);
+    assert.deepEqual(record.events.filter((event) => event.type === "yield"), [propsEvent()]);
   }
 });
 
@@ -363,6 +452,7 @@ Deno.test("<Glob>: lists sorted relative paths matching include and not exclude"
   assert.deepEqual(
     record.events.flatMap((event) => event.type === "yield" ? [event.description] : []),
     [
+      { type: "props", name: "props doc.md", sha256: sha256Hex("{}") },
       {
         type: "glob",
         name: "Glob doc.md:1:1",
@@ -415,7 +505,8 @@ Deno.test("<Elicit>: asks the rendered question with its schema and binds the va
     question: "Publish version 1.4.0?",
     schema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
   }]);
-  assert.deepEqual(record.events[0], {
+  assert.deepEqual(record.events[0], propsEvent({ version: "1.4.0" }));
+  assert.deepEqual(record.events[1], {
     type: "yield",
     coroutineId: "root",
     description: {
@@ -447,7 +538,11 @@ Deno.test("<Elicit>: an answer that fails the schema stops the run with AnswerSc
     assert.ok(!caught.message.includes("sure-thing"), "the answer is never echoed");
     assert.equal(chunks.join(""), "Before.\n");
     assert.deepEqual(world.log.summary, ["fs.write before.txt", "elicit approval"]);
-    assert.deepEqual(trace(stream.events), ["root yield File doc.md:1:1"], "no Yield, no Close");
+    assert.deepEqual(
+      trace(stream.events),
+      ["root yield props doc.md", "root yield File doc.md:1:1"],
+      "no Yield, no Close",
+    );
   }
 });
 
@@ -508,7 +603,7 @@ Deno.test("<Fail>: stops the run with its message at its position; nothing after
     });
     assert.equal(record.stdout, "before x\n");
     assert.deepEqual(world.log.calls, []);
-    assert.deepEqual(record.events, [{
+    assert.deepEqual(record.events, [propsEvent({ v: "x" }), {
       type: "close",
       coroutineId: "root",
       result: { status: "err", error: { name: "DocumentError", message } },
@@ -542,6 +637,7 @@ Deno.test("components: props with defaults, <Content /> from the caller's scope,
       "Hello Bob? x6\n\nend\n",
   );
   assert.deepEqual(trace(record.events), [
+    "root yield props doc.md",
     "root.0.0 yield File Greeting.md:18:1",
     "root.0.0 close ok",
     "root.0 close ok",
@@ -565,6 +661,7 @@ Deno.test("components: a dotted name resolves to a nested file, inside the calle
   assert.equal(record.stdout, "[main] init\n");
   assert.equal(world.shell.requests[0].cwd, "repo");
   assert.deepEqual(trace(record.events), [
+    "root yield props doc.md",
     "root.0 yield exec components/Git/Commit.md:7:1",
     "root.0 close ok",
     "root close ok",
@@ -581,7 +678,11 @@ Deno.test("components: a component does not see the caller's bindings", async ()
     record.outcome.status === "failed" ? record.outcome.error.message : "",
     /^Peek\.md:1:7: Unknown name "secret"/,
   );
-  assert.deepEqual(trace(record.events), ["root.0 close err", "root close err"]);
+  assert.deepEqual(trace(record.events), [
+    "root yield props doc.md",
+    "root.0 close err",
+    "root close err",
+  ]);
 });
 
 Deno.test("components: an expression prop of the wrong type fails at the invocation", async () => {
@@ -596,7 +697,7 @@ Deno.test("components: an expression prop of the wrong type fails at the invocat
     },
   });
   assert.deepEqual(world.log.calls, []);
-  assert.deepEqual(trace(record.events), ["root close err"]);
+  assert.deepEqual(trace(record.events), ["root yield props doc.md", "root close err"]);
 });
 
 const EXEC_DOC = "Intro\n\n" +
@@ -636,7 +737,7 @@ Deno.test("exec: output streams in order with the prose; as binds {exitCode, std
   const one = chunks.findIndex((chunk) => chunk.includes("one"));
   const two = chunks.findIndex((chunk) => chunk.includes("two"));
   assert.ok(one >= 0 && two > one, "each shell chunk is written as it arrives");
-  assert.deepEqual(record.events[1], {
+  assert.deepEqual(record.events[2], {
     type: "yield",
     coroutineId: "root",
     description: { type: "exec", name: "exec doc.md:10:1", lang: "sh", script: "false", as: "r" },
@@ -756,8 +857,8 @@ Deno.test("targets: #A/B runs the preamble, A's direct content and the B subtree
   assert.equal(record.stdout, "Preamble 1\n\n# A\n\nA text\n\n## B\n\nB text\n\n### C\n\nC text\n");
   assert.deepEqual(world.log.summary, ["fs.write b.txt"]);
   assert.deepEqual(
-    record.events[0].type === "yield" && record.events[0].description.name,
-    "File doc.md:11:1",
+    record.events.map((event) => event.type === "yield" && event.description.name),
+    ["props doc.md", "File doc.md:11:1", false],
   );
 });
 
@@ -807,3 +908,19 @@ Deno.test("the DOCUMENTS.md release example runs both ways", async () => {
 function never(): never {
   throw new Error("unreachable");
 }
+
+Deno.test("<Each>: iterations are separated like the body's own blocks", async () => {
+  const program = await load(
+    '<Each items={["a", "b"]} as="x">\n<Let as="y" value={x.toUpperCase()} />\n- {y}\n</Each>\n\n' +
+      '<Each items={["a", "b"]} as="x">\nPara {x}.\n\nMore {x}.\n</Each>\n\n' +
+      '<Each items={["a", "b"]} as="x">\n<File path={x}>{x}</File>\n</Each>\n\n' +
+      'Inline: <Each items={[1, 2, 3]} as="n">{n}, </Each>done.\n',
+  );
+  const world = createWorld();
+  const record = await run(program, world.providers);
+  assert.deepEqual(record.outcome, { status: "completed" });
+  assert.equal(
+    record.stdout,
+    "- A\n- B\n\nPara a.\n\nMore a.\n\nPara b.\n\nMore b.\n\nInline: 1, 2, 3, done.\n",
+  );
+});

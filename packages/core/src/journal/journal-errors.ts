@@ -25,10 +25,14 @@ export class DivergenceError extends Error {
   /** 1-based index of the recorded event that differs. */
   readonly eventNumber: number;
 
-  constructor(kind: DivergenceKind, eventNumber: number, detail: string) {
-    super(
-      `Cannot replay the journal: event ${eventNumber} ${detail}. The document changed since the journal was written; run it without the journal or restore the document`,
-    );
+  constructor(
+    kind: DivergenceKind,
+    eventNumber: number,
+    detail: string,
+    remedy =
+      "The document changed since the journal was written; run it without the journal or restore the document",
+  ) {
+    super(`Cannot replay the journal: event ${eventNumber} ${detail}. ${remedy}`);
     this.kind = kind;
     this.eventNumber = eventNumber;
   }
@@ -42,4 +46,9 @@ export class JournalFormatError extends Error {
 /** An append failed; the journal refuses every later effect and append (fail-stop). */
 export class JournalStoppedError extends Error {
   override name = "JournalStoppedError";
+}
+
+/** A journal could not be written (a missing folder, a full disk). The run stops (fail-stop). */
+export class JournalWriteError extends Error {
+  override name = "JournalWriteError";
 }

@@ -127,11 +127,18 @@ export class Journal {
         );
       }
       if (!sameDescription(event.description, description)) {
-        throw new DivergenceError(
-          "input",
-          number,
-          `records "${event.description.name}" with other inputs than the document now gives it`,
-        );
+        throw description.type === "props"
+          ? new DivergenceError(
+            "input",
+            number,
+            `records "${event.description.name}" with other props than this run was given`,
+            "The props differ from the recorded run; pass the same props it was given, or run without the journal",
+          )
+          : new DivergenceError(
+            "input",
+            number,
+            `records "${event.description.name}" with other inputs than the document now gives it`,
+          );
       }
       this.#cursor++;
       if (event.result.status === "cancelled") continue;

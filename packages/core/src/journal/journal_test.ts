@@ -83,6 +83,7 @@ Deno.test("the multi-effect fixture runs live as expected", async () => {
         : `${event.coroutineId} close`
     ),
     [
+      "root props doc.md",
       "root File doc.md:3:1",
       "root exec doc.md:5:1",
       "root Glob doc.md:9:1",
@@ -110,7 +111,12 @@ Deno.test("Journal.open: the three states", async () => {
     (await Journal.open(new MemoryStream(events), disabledSecretGate)).state;
   assert.equal(await state([]), "empty");
   assert.equal(await state(record.events.slice(0, 1)), "truncated");
-  assert.equal(await state(record.events.slice(0, 6)), "truncated", "ends with a child's close");
+  assert.equal(await state(record.events.slice(0, 7)), "truncated", "ends with a child's close");
+  assert.deepEqual(record.events[6], {
+    type: "close",
+    coroutineId: "root.0.0",
+    result: { status: "ok", value: null },
+  });
   assert.equal(await state(record.events.slice(0, -1)), "truncated");
   assert.equal(await state(record.events), "completed");
 });
@@ -156,7 +162,10 @@ Deno.test("truncated replay at every prefix continues live and matches an uninte
   assert.ok(record.events.length > 10);
   for (let cut = 0; cut < record.events.length; cut++) {
     const prefix = record.events.slice(0, cut);
-    const done = prefix.filter((event) => event.type === "yield").length;
+    // Every recorded Yield but the props digest stands for one provider call.
+    const done = prefix.filter((event) =>
+      event.type === "yield" && event.description.type !== "props"
+    ).length;
     const world = worldAfter(calls, done);
     const journal = await Journal.open(new MemoryStream(prefix), disabledSecretGate);
     assert.equal(journal.state, cut === 0 ? "empty" : "truncated");
@@ -209,7 +218,7 @@ Deno.test("divergence: coroutine (a component's effect inlined into the caller)"
   const error = await assertDivergence(
     { text: "<Writer />\n", components: writer },
     { text: '<File path="out.txt">x</File>\n' },
-    { kind: "coroutine", eventNumber: 1 },
+    { kind: "coroutine", eventNumber: 2 },
   );
   assert.match(error.message, /belongs to coroutine root\.0/);
 });
@@ -218,7 +227,7 @@ Deno.test("divergence: coroutine (a removed component's close)", async () => {
   await assertDivergence(
     { text: "Intro\n\n<Quiet />\n", components: { "Quiet.md": "quiet\n" } },
     { text: "Intro\n" },
-    { kind: "coroutine", eventNumber: 1 },
+    { kind: "coroutine", eventNumber: 2 },
   );
 });
 
@@ -226,7 +235,7 @@ Deno.test("divergence: type (a write turned into a read at the same place)", asy
   await assertDivergence(
     { text: '<File path="notes.txt">draft</File>\n' },
     { text: '<File path="notes.txt" as="notes" />\n' },
-    { kind: "type", eventNumber: 1 },
+    { kind: "type", eventNumber: 2 },
   );
 });
 
@@ -237,7 +246,7 @@ Deno.test("divergence: name (a line inserted above moves the effect)", async () 
       text:
         '# Notes\n\n<File path="a.txt">a</File>\n\nNew paragraph.\n\n<File path="b.txt">b</File>\n',
     },
-    { kind: "name", eventNumber: 2 },
+    { kind: "name", eventNumber: 3 },
   );
   assert.match(
     error.message,
@@ -249,20 +258,20 @@ Deno.test("divergence: input (same block, edited script or path)", async () => {
   await assertDivergence(
     { text: "```sh exec\necho one\n```\n" },
     { text: "```sh exec\necho two\n```\n" },
-    { kind: "input", eventNumber: 1 },
+    { kind: "input", eventNumber: 2 },
   );
   await assertDivergence(
     { text: '<File path="in.txt" as="x" />\n\n<Glob include="*.md" as="g" />\n' },
     { text: '<File path="in.txt" as="x" />\n\n<Glob include="*.txt" as="g" />\n' },
-    { kind: "input", eventNumber: 2 },
+    { kind: "input", eventNumber: 3 },
   );
 });
 
 Deno.test("divergence: ended-early (the last effect was deleted)", async () => {
   await assertDivergence(
-    { text: '<File path="a.txt">a</File>\n\n```sh exec\nls\n```\n', cut: 2 },
+    { text: '<File path="a.txt">a</File>\n\n```sh exec\nls\n```\n', cut: 3 },
     { text: '<File path="a.txt">a</File>\n' },
-    { kind: "ended-early", eventNumber: 2 },
+    { kind: "ended-early", eventNumber: 3 },
   );
 });
 
@@ -270,15 +279,15 @@ Deno.test("divergence: past-close (an effect appended after a completed run, or 
   await assertDivergence(
     { text: '<File path="a.txt">a</File>\n' },
     { text: '<File path="a.txt">a</File>\n\n<File path="b.txt">b</File>\n' },
-    { kind: "past-close", eventNumber: 2 },
+    { kind: "past-close", eventNumber: 3 },
   );
   await assertDivergence(
-    { text: "<Part />\n\ntail\n", components: { "Part.md": '<File path="p1">1</File>\n' }, cut: 2 },
+    { text: "<Part />\n\ntail\n", components: { "Part.md": '<File path="p1">1</File>\n' }, cut: 3 },
     {
       text: "<Part />\n\ntail\n",
       components: { "Part.md": '<File path="p1">1</File>\n\n<File path="p2">2</File>\n' },
     },
-    { kind: "past-close", eventNumber: 2 },
+    { kind: "past-close", eventNumber: 3 },
   );
 });
 
@@ -286,12 +295,12 @@ Deno.test("divergence: outcome (the document now fails where it succeeded, and b
   await assertDivergence(
     { text: '<File path="a.txt">a</File>\n' },
     { text: '<File path="a.txt">a</File>\n\n<Fail message="not yet" />\n' },
-    { kind: "outcome", eventNumber: 2 },
+    { kind: "outcome", eventNumber: 3 },
   );
   await assertDivergence(
     { text: '<File path="a.txt">a</File>\n\n<Fail message="not yet" />\n' },
     { text: '<File path="a.txt">a</File>\n' },
-    { kind: "outcome", eventNumber: 2 },
+    { kind: "outcome", eventNumber: 3 },
   );
 });
 
@@ -317,7 +326,7 @@ Deno.test("fail-stop: after one failed append no later effect runs and nothing m
     '<File path="one">1</File>\n\n```sh exec\nsecond\n```\n\n<File path="three">3</File>\n',
   );
   const world = createWorld({ shell: { second: { stdout: ["2\n"] } } });
-  const stream = new FlakyStream(1);
+  const stream = new FlakyStream(2);
   const journal = await Journal.open(stream, disabledSecretGate);
   const options = {
     program,
@@ -330,7 +339,10 @@ Deno.test("fail-stop: after one failed append no later effect runs and nothing m
   };
   await assert.rejects(runProgram(options), { message: "disk full" });
   assert.deepEqual(world.log.summary, ["fs.write one", "shell second"]);
-  assert.deepEqual(stream.inner.events.map((event) => event.type), ["yield"]);
+  assert.deepEqual(
+    stream.inner.events.map((event) => event.type === "yield" && event.description.name),
+    ["props doc.md", "File doc.md:1:1"],
+  );
 
   let called = false;
   const effect = journal.effect("root", { type: "file.write", name: "File doc.md:7:1" }, () => {
@@ -344,8 +356,8 @@ Deno.test("fail-stop: after one failed append no later effect runs and nothing m
   await assert.rejects(journal.close("root", { status: "ok", value: null }), JournalStoppedError);
   await assert.rejects(runProgram(options), JournalStoppedError);
   assert.deepEqual(world.log.summary, ["fs.write one", "shell second"], "no provider called again");
-  assert.equal(stream.attempts, 2, "no append was even attempted after the failure");
-  assert.equal(stream.inner.events.length, 1);
+  assert.equal(stream.attempts, 3, "no append was even attempted after the failure");
+  assert.equal(stream.inner.events.length, 2);
 });
 
 Deno.test("cancellation: a cancelled Yield is recorded, then re-run on replay", async () => {
@@ -367,6 +379,7 @@ Deno.test("cancellation: a cancelled Yield is recorded, then re-run on replay", 
   assert.deepEqual(cancelled.outcome, { status: "cancelled" });
   assert.deepEqual(cancelled.events.map((event) => event.type === "yield" && event.result), [
     { status: "ok", value: null },
+    { status: "ok", value: null },
     { status: "cancelled" },
   ]);
 
@@ -381,7 +394,7 @@ Deno.test("cancellation: a cancelled Yield is recorded, then re-run on replay", 
   assert.deepEqual(world.log.summary, ["shell work", "fs.write b"]);
   assert.deepEqual(resumed.events, [
     ...cancelled.events,
-    ...uninterrupted.events.slice(1),
+    ...uninterrupted.events.slice(2),
   ]);
 
   const { providers: refusing, attempts } = refusingProviders();
@@ -467,7 +480,7 @@ Deno.test("persist before resume: effect N+1 starts only after effect N's append
     stderr: () => {},
     signal: new AbortController().signal,
   });
-  for (let append = 0; append < 4; append++) {
+  for (let append = 0; append < 5; append++) {
     await stream.waitForAppend();
     await settle();
     const before = order.length;
@@ -476,6 +489,8 @@ Deno.test("persist before resume: effect N+1 starts only after effect N's append
   }
   assert.deepEqual(await done, { status: "completed" });
   assert.deepEqual(order, [
+    "append props doc.md",
+    "durable props doc.md",
     "write one",
     "append File doc.md:1:1",
     "durable File doc.md:1:1",
@@ -488,7 +503,7 @@ Deno.test("persist before resume: effect N+1 starts only after effect N's append
     "append close root",
     "durable close root",
   ]);
-  assert.equal(stream.events.length, 4);
+  assert.equal(stream.events.length, 5);
 });
 
 const AWS_KEY = "AKIA" + "QYLPMN5HHHFPZAM2";
@@ -522,12 +537,13 @@ Deno.test("secret gate: a Yield holding a secret is refused, nothing is appended
   assert.ok(!JSON.stringify(rejected).includes(AWS_KEY));
   assert.match(rejected.message, /exec doc\.md:3:1/);
   assert.deepEqual(stream.events.map((event) => event.type === "yield" && event.description.name), [
+    "props doc.md",
     "File doc.md:1:1",
   ]);
   assert.deepEqual(world.log.summary, ["fs.write a", "shell print-creds"]);
   assert.ok(!stdout.includes(AWS_KEY));
   await assert.rejects(journal.close("root", { status: "ok", value: null }), JournalStoppedError);
-  assert.equal(stream.events.length, 1);
+  assert.equal(stream.events.length, 2);
 });
 
 Deno.test("Journal.open refuses a history with events after the root close", async () => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import Ajv from "ajv";
+import Ajv from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { JsonObject } from "../json/json-value.ts";
 
