@@ -27,6 +27,7 @@ import type { Description, ErrorRecord } from "../journal/events.ts";
 import type { Journal } from "../journal/journal.ts";
 import { compileGlob, GlobPatternError } from "../glob/mod.ts";
 import { sha256Hex } from "../hash/sha256.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 import { validateComponentProps } from "../props/mod.ts";
 import { compileAnswerSchema } from "./answer-schema.ts";
 import { EffectRefusal } from "./effect-refusal.ts";
@@ -309,7 +310,7 @@ class Expander {
       {
         type: "props",
         name: `props ${file}`,
-        sha256: sha256Hex(JSON.stringify(this.options.props)),
+        sha256: sha256Hex(canonicalJson(this.options.props)),
       },
       { file, line: 1, column: 1 },
       () => Promise.resolve(null),

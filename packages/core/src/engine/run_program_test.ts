@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "../hash/sha256.ts";
+import { canonicalJson } from "../json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import type { JournalEvent } from "../journal/events.ts";
 import { DivergenceError } from "../journal/journal-errors.ts";
@@ -24,7 +25,7 @@ function propsEvent(props: JsonObject = {}): JournalEvent {
     description: {
       type: "props",
       name: "props doc.md",
-      sha256: sha256Hex(JSON.stringify(props)),
+      sha256: sha256Hex(canonicalJson(props)),
     },
     result: { status: "ok", value: null },
   };
@@ -64,7 +65,7 @@ Deno.test("prose: interpolates strings, numbers, booleans, null, objects and arr
   assert.deepEqual(world.log.calls, []);
 });
 
-Deno.test("props: the first event journals the SHA-256 of the props JSON, never their values", async () => {
+Deno.test("props: the first event journals the SHA-256 of the canonical props JSON, never their values", async () => {
   const program = await load('<File path="out.txt">{props.token}</File>\n');
   const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
   const record = await run(program, createWorld().providers, { props: { token, n: 1 } });
@@ -75,7 +76,7 @@ Deno.test("props: the first event journals the SHA-256 of the props JSON, never 
     description: {
       type: "props",
       name: "props doc.md",
-      sha256: sha256Hex(`{"token":"${token}","n":1}`),
+      sha256: sha256Hex(`{"n":1,"token":"${token}"}`),
     },
     result: { status: "ok", value: null },
   });
