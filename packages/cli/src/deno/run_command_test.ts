@@ -295,6 +295,55 @@ Deno.test("--replay refuses a document that diverged from its journal and append
   assert.equal(await exists(`${cwd}/c.txt`), false);
 });
 
+const DIVERGENCES: { kind: string; edit: (doc: string) => string; message: RegExp }[] = [
+  {
+    kind: "type",
+    edit: (doc) => doc.replace('<File path="b.txt">second</File>', '<File path="b.txt" as="b" />'),
+    message:
+      /event 4 records a file\.write effect "File doc\.md:10:1", but the document asks for a file\.read effect/,
+  },
+  {
+    kind: "name",
+    edit: (doc) => doc.replace('<File path="b.txt">', '\n<File path="b.txt">'),
+    message: /event 4 records "File doc\.md:10:1", but the document asks for "File doc\.md:11:1"/,
+  },
+  {
+    kind: "ended-early",
+    edit: (doc) => doc.replace('<File path="a.txt" as="a" />', "").replace("Read back: {a}.", ""),
+    message: /event 5 records "File doc\.md:12:1", but the document ends coroutine root there/,
+  },
+  {
+    kind: "past-close",
+    edit: (doc) => doc + '\n<File path="z.txt">late</File>\n',
+    message:
+      /event 6 records the end of coroutine root, but the document goes on to "File doc\.md:16:1"/,
+  },
+  {
+    kind: "outcome",
+    edit: (doc) => doc + '\n<Fail message="now failing" />\n',
+    message: /event 6 records coroutine root ending ok, but it now ends with DocumentError/,
+  },
+];
+
+for (const divergence of DIVERGENCES) {
+  Deno.test(`--replay refuses a ${divergence.kind} divergence and changes nothing`, async () => {
+    const cwd = await tempDir();
+    await Deno.writeTextFile(`${cwd}/doc.md`, JOURNALED_DOC);
+    assert.equal((await runXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd })).code, 0);
+    const before = await Deno.readTextFile(`${cwd}/trace.jsonl`);
+    await Deno.remove(`${cwd}/b.txt`);
+    await Deno.writeTextFile(`${cwd}/doc.md`, divergence.edit(JOURNALED_DOC));
+    const result = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /^xmd: Cannot replay the journal: /);
+    assert.match(result.stderr, divergence.message);
+    assertNoStack(result.stderr);
+    assert.equal(await Deno.readTextFile(`${cwd}/trace.jsonl`), before, "the journal changed");
+    assert.equal(await exists(`${cwd}/b.txt`), false, "replay wrote a file");
+    assert.equal(await Deno.readTextFile(`${cwd}/effects.log`), "run\n", "replay ran the shell");
+  });
+}
+
 const PROPS_DOC = "---\nprops:\n  who:\n    type: string\n---\n\n" +
   'Hello {props.who}.\n\n<File path="who.txt">{props.who}</File>\n';
 
