@@ -48,7 +48,9 @@ export {
   type Program,
   type SourceReader,
 } from "./src/document/load-program.ts";
-export type { JsonObject, JsonValue } from "./src/json/json-value.ts";
+export { isJsonValue, type JsonObject, type JsonValue } from "./src/json/json-value.ts";
+export { canonicalJson } from "./src/json/canonical-json.ts";
+export { sha256, sha256Hex } from "./src/hash/sha256.ts";
 export * from "./src/journal/mod.ts";
 export * from "./src/engine/mod.ts";
 export * from "./src/props/mod.ts";

@@ -117,6 +117,8 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
     case "cancelled":
       io.stderr("xmd: interrupted\n");
       return 130;
+    case "suspended":
+      throw new Error("The terminal prompt never suspends a run; this is a bug in xmd");
   }
 }
 

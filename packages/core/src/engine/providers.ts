@@ -73,10 +73,25 @@ export interface ElicitRequest {
   signal: AbortSignal;
 }
 
-/** Answers `<Elicit>` questions. The engine validates the answer against the schema. */
+/** Answers `<Elicit>` questions at once (a prompt, a flag). The engine validates the answer. */
 export interface ElicitProvider {
+  /** Not a suspending provider. */
+  readonly suspends?: false;
   /** Returns the answer as a JSON value. */
   ask(request: ElicitRequest): Promise<JsonValue>;
+}
+
+/**
+ * Answers `<Elicit>` by suspending the run: the engine journals the question
+ * (`suspension_request`), asks for a delivered answer, and when there is none
+ * stops the run as suspended. A later execution finds the answer and journals
+ * it (`suspension_answer`).
+ */
+export interface SuspendingElicitProvider {
+  /** Discriminant. */
+  readonly suspends: true;
+  /** The answer delivered for `suspensionId`, or `undefined` to suspend. */
+  answer(suspensionId: string): Promise<JsonValue | undefined>;
 }
 
 /** The three providers an expansion uses. */
@@ -86,5 +101,5 @@ export interface Providers {
   /** `exec` code blocks. */
   shell: ShellProvider;
   /** `<Elicit>`. */
-  elicit: ElicitProvider;
+  elicit: ElicitProvider | SuspendingElicitProvider;
 }

@@ -28,3 +28,18 @@ export class CancelledError extends Error {
     super("Cancelled");
   }
 }
+
+/** The run reached an `<Elicit>` with no answer under a suspending provider; its request is journaled. */
+export class SuspendedError extends Error {
+  override name = "SuspendedError";
+  /** The suspension to answer. */
+  readonly suspensionId: string;
+  /** The 1-based journal event number of the `suspension_request`. */
+  readonly eventNumber: number;
+
+  constructor(suspensionId: string, eventNumber: number) {
+    super(`Suspended on ${suspensionId}`);
+    this.suspensionId = suspensionId;
+    this.eventNumber = eventNumber;
+  }
+}

@@ -34,7 +34,7 @@ import { EffectRefusal } from "./effect-refusal.ts";
 import { joinLogical } from "./logical-path.ts";
 import type { Providers } from "./providers.ts";
 import { CaptureWriter, RenderWriter } from "./render-writer.ts";
-import { CancelledError, EffectFailure } from "./run-failures.ts";
+import { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
 import { BindingScope } from "./scope.ts";
 
 /** What a run needs. */
@@ -59,7 +59,8 @@ export interface RunOptions {
 export type RunOutcome =
   | { status: "completed" }
   | { status: "failed"; error: ErrorRecord }
-  | { status: "cancelled" };
+  | { status: "cancelled" }
+  | { status: "suspended"; suspensionId: string; eventNumber: number };
 
 interface Coroutine {
   id: string;
@@ -97,6 +98,13 @@ export async function runProgram(options: RunOptions): Promise<RunOutcome> {
     return { status: "completed" };
   } catch (error) {
     if (error instanceof CancelledError) return { status: "cancelled" };
+    if (error instanceof SuspendedError) {
+      return {
+        status: "suspended",
+        suspensionId: error.suspensionId,
+        eventNumber: error.eventNumber,
+      };
+    }
     const record = checkedFailure(error);
     if (!record) throw error;
     return { status: "failed", error: record };
@@ -382,12 +390,37 @@ class Expander {
     const schema = this.attribute(element, "schema", frame)!;
     const validate = compileAnswerSchema(schema, attributePosition(element, "schema"));
     const question = await this.captured(element.children, frame);
+    const provider = this.options.providers.elicit;
+    if (provider.suspends) {
+      // The suspension id is derived from the durable position of its request.
+      const eventNumber = this.options.journal.position + 1;
+      const suspensionId = `${as}-${eventNumber}`;
+      await this.effect(
+        frame,
+        describe(element, "suspension_request", { as, suspensionId, question, schema }),
+        element.position,
+        () => Promise.resolve(null),
+      );
+      const { value } = await this.effect(
+        frame,
+        describe(element, "suspension_answer", { as, suspensionId }),
+        element.position,
+        async () => {
+          const answer = await provider.answer(suspensionId);
+          if (answer === undefined) throw new SuspendedError(suspensionId, eventNumber);
+          validate(answer, as);
+          return answer;
+        },
+      );
+      frame.scope.bind(as, value);
+      return;
+    }
     const { value } = await this.effect(
       frame,
       describe(element, "elicit", { as, question, schema }),
       element.position,
       async () => {
-        const answer = await this.options.providers.elicit.ask({
+        const answer = await provider.ask({
           name: as,
           question,
           schema,

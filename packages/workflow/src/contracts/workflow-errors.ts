@@ -1,0 +1,51 @@
+/**
+ * The refusals of the workflow host. Each says what is wrong and what to do;
+ * none echoes a stored value, a prop or a secret.
+ *
+ * @module
+ */
+
+/** A file that is not an xmd run database (another SQLite file, or not SQLite at all). */
+export class WorkflowDatabaseFormatError extends Error {
+  override name = "WorkflowDatabaseFormatError";
+}
+
+/** A run database written by a newer xmd. */
+export class WorkflowSchemaVersionError extends Error {
+  override name = "WorkflowSchemaVersionError";
+}
+
+/** A run database that is ours but damaged or partially initialized. Nothing is repaired. */
+export class WorkflowDatabaseCorruptError extends Error {
+  override name = "WorkflowDatabaseCorruptError";
+}
+
+/** No run has this id. */
+export class RunNotFoundError extends Error {
+  override name = "RunNotFoundError";
+}
+
+/** Another executor holds the run. */
+export class RunBusyError extends Error {
+  override name = "RunBusyError";
+}
+
+/** The request does not fit the run's state (resume a failed run, answer a run that is not suspended…). */
+export class RunStateError extends Error {
+  override name = "RunStateError";
+}
+
+/** `start --id` names an existing run whose definition, target or props differ. */
+export class RunConflictError extends Error {
+  override name = "RunConflictError";
+}
+
+/** An answer refused: not JSON, wrong suspension, fails its schema, already answered. */
+export class AnswerRefusedError extends Error {
+  override name = "AnswerRefusedError";
+}
+
+/** The executor lost its claim on the run (another executor took over). */
+export class ExecutorLostError extends Error {
+  override name = "ExecutorLostError";
+}

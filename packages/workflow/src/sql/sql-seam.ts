@@ -1,0 +1,23 @@
+/**
+ * The synchronous SQL seam every run store is written against: `exec` returns
+ * rows, `transaction` commits or rolls back, and a nested `transaction` is a
+ * savepoint that rolls back alone when its function throws. The Deno driver
+ * adapts `node:sqlite`; the Durable Object driver adapts `ctx.storage.sql` and
+ * `transactionSync`, which nest the same way.
+ *
+ * @module
+ */
+
+/** A value bound to or read from SQL. */
+export type SqlValue = null | number | bigint | string | Uint8Array;
+
+/** A result row, by column name. */
+export type SqlRow = Record<string, SqlValue>;
+
+/** The minimal synchronous SQL interface the storage engine needs. */
+export interface SqlSeam {
+  /** Runs one statement with positional `?` parameters and returns its rows. */
+  exec(sql: string, ...params: SqlValue[]): SqlRow[];
+  /** Runs `fn` atomically: the outermost call is a transaction, nested calls are savepoints. */
+  transaction<T>(fn: () => T): T;
+}

@@ -1,0 +1,441 @@
+/**
+ * The run store: one run's record, retained definition, executions, journal
+ * and pending answers, written once over the SQL seam for every provider.
+ *
+ * Invariants:
+ * - Every write that belongs to an execution checks, inside its transaction,
+ *   that the run is `running` under that execution (the fence that makes a
+ *   stale executor's writes fail instead of landing).
+ * - A `suspension_answer` event and the consumption of its answer commit in
+ *   one transaction.
+ * - Every row read is parsed with zod; a row that does not parse is
+ *   `WorkflowDatabaseCorruptError`, never repaired.
+ *
+ * @module
+ */
+import {
+  type JournalEvent,
+  JournalEventSchema,
+  type JsonObject,
+  type JsonValue,
+  sha256Hex,
+} from "@xmd/core";
+import { z } from "zod";
+import {
+  type DocumentExecution,
+  type PendingSuspension,
+  type RunRecord,
+  type RunStatus,
+  RunStatusSchema,
+  type StopReason,
+  StopReasonSchema,
+} from "../contracts/run-record.ts";
+import {
+  ExecutorLostError,
+  RunStateError,
+  WorkflowDatabaseCorruptError,
+} from "../contracts/workflow-errors.ts";
+import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
+
+/** A retained source of the definition. */
+export interface RetainedSource {
+  /** Its label (relative to the root document's folder). */
+  label: string;
+  /** Its text. */
+  text: string;
+  /** Whether it is the root document. */
+  root: boolean;
+}
+
+/** What a new run is made of. */
+export interface NewRun {
+  /** The run id. */
+  id: string;
+  /** The root document's label. */
+  document: string;
+  /** `Section/Sub`, or null. */
+  target: string | null;
+  /** The definition's identity. */
+  definitionHash: string;
+  /** The resolved props. */
+  props: JsonObject;
+  /** SHA-256 of the canonical props JSON. */
+  propsHash: string;
+  /** Every source, root first. */
+  sources: readonly RetainedSource[];
+}
+
+const RunRowSchema = z.object({
+  singleton: z.literal(1),
+  id: z.string().min(1),
+  document: z.string().min(1),
+  target: z.string().nullable(),
+  definition_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  props: z.string(),
+  props_hash: z.string().regex(/^[0-9a-f]{64}$/),
+  status: RunStatusSchema,
+  stop_reason: z.string().nullable(),
+  execution: z.number().int().nonnegative(),
+  created_at: z.number().int(),
+  updated_at: z.number().int(),
+}).strict();
+
+const ExecutionRowSchema = z.object({
+  seq: z.number().int().positive(),
+  kind: z.enum(["start", "resume"]),
+  started_at: z.number().int(),
+  ended_at: z.number().int().nullable(),
+  outcome: RunStatusSchema.nullable(),
+}).strict();
+
+const SourceRowSchema = z.object({
+  label: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  text: z.string(),
+  root: z.union([z.literal(0), z.literal(1)]),
+}).strict();
+
+/** The run store over one run database. */
+export class RunStore {
+  readonly #sql: SqlSeam;
+  readonly #where: string;
+  readonly #now: () => number;
+
+  /** `where` names the database in messages; `now` is the clock (milliseconds). */
+  constructor(sql: SqlSeam, where: string, now: () => number = Date.now) {
+    this.#sql = sql;
+    this.#where = where;
+    this.#now = now;
+  }
+
+  /** The SQL seam (for providers that add their own tables in the same transactions). */
+  get sql(): SqlSeam {
+    return this.#sql;
+  }
+
+  /** Creates the run and its first execution (`running`), atomically. Returns the execution seq. */
+  create(run: NewRun): number {
+    return this.#sql.transaction(() => {
+      const now = this.#now();
+      this.#sql.exec(
+        "INSERT INTO run (singleton, id, document, target, definition_hash, props, props_hash, " +
+          "status, stop_reason, execution, created_at, updated_at) " +
+          "VALUES (1, ?, ?, ?, ?, ?, ?, 'running', NULL, 1, ?, ?)",
+        run.id,
+        run.document,
+        run.target,
+        run.definitionHash,
+        JSON.stringify(run.props),
+        run.propsHash,
+        now,
+        now,
+      );
+      for (const source of run.sources) {
+        this.#sql.exec(
+          "INSERT INTO source (label, sha256, text, root) VALUES (?, ?, ?, ?)",
+          source.label,
+          sha256Label(source),
+          source.text,
+          source.root ? 1 : 0,
+        );
+      }
+      this.#sql.exec(
+        "INSERT INTO execution (seq, kind, started_at) VALUES (1, 'start', ?)",
+        now,
+      );
+      return 1;
+    });
+  }
+
+  /** Whether the database holds a run. */
+  hasRun(): boolean {
+    return this.#sql.exec("SELECT count(*) AS n FROM run")[0].n === 1;
+  }
+
+  /** The run record. */
+  record(): RunRecord {
+    const row = this.#runRow();
+    const count = this.#sql.exec("SELECT count(*) AS n FROM event")[0].n;
+    return {
+      id: row.id,
+      document: row.document,
+      target: row.target,
+      definitionHash: row.definition_hash,
+      propsHash: row.props_hash,
+      status: row.status,
+      stopReason: row.stop_reason === null ? null : this.#parseJson(
+        row.stop_reason,
+        StopReasonSchema,
+        "run stop reason",
+      ),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      eventCount: Number(count),
+    };
+  }
+
+  /** The run's resolved props. */
+  props(): JsonObject {
+    const props = this.#parseJson(this.#runRow().props, z.record(z.string(), z.unknown()), "props");
+    return props as JsonObject;
+  }
+
+  /** The retained sources, root first. */
+  sources(): RetainedSource[] {
+    const rows = this.#sql.exec("SELECT label, sha256, text, root FROM source ORDER BY root DESC")
+      .map((row) => this.#parseRow(row, SourceRowSchema, "source"));
+    return rows.map((row) => {
+      const source = { label: row.label, text: row.text, root: row.root === 1 };
+      if (sha256Label(source) !== row.sha256) {
+        throw new WorkflowDatabaseCorruptError(
+          `Cannot read ${this.#where}: retained source ${row.label} does not match its hash`,
+        );
+      }
+      return source;
+    });
+  }
+
+  /** Every document execution, in order. */
+  executions(): DocumentExecution[] {
+    return this.#sql.exec("SELECT seq, kind, started_at, ended_at, outcome FROM execution ORDER BY seq")
+      .map((row) => this.#parseRow(row, ExecutionRowSchema, "execution"))
+      .map((row) => ({
+        seq: row.seq,
+        kind: row.kind,
+        startedAt: row.started_at,
+        endedAt: row.ended_at,
+        outcome: row.outcome,
+      }));
+  }
+
+  /** Every committed journal event, in order, with its id (1-based seq) and commit time. */
+  events(): { id: number; at: number; event: JournalEvent }[] {
+    return this.#sql.exec("SELECT seq, body, created_at FROM event ORDER BY seq").map((row) => {
+      const id = Number(row.seq);
+      return {
+        id,
+        at: Number(row.created_at),
+        event: this.#parseJson(String(row.body), JournalEventSchema, `journal event ${id}`),
+      };
+    });
+  }
+
+  /**
+   * Begins a new execution of a `suspended` or `interrupted` run (or closes a
+   * stale `running` one as interrupted first). Returns the new execution seq.
+   */
+  beginExecution(allowed: readonly RunStatus[]): number {
+    return this.#sql.transaction(() => {
+      const row = this.#runRow();
+      if (!allowed.includes(row.status)) {
+        throw new RunStateError(`Cannot continue run "${row.id}": it is ${row.status}`);
+      }
+      const now = this.#now();
+      const seq = row.execution + 1;
+      this.#sql.exec(
+        "INSERT INTO execution (seq, kind, started_at) VALUES (?, 'resume', ?)",
+        seq,
+        now,
+      );
+      this.#sql.exec(
+        "UPDATE run SET status = 'running', stop_reason = NULL, execution = ?, updated_at = ?",
+        seq,
+        now,
+      );
+      return seq;
+    });
+  }
+
+  /** Closes a stale `running` execution (its executor died) as `interrupted`. */
+  recoverStale(): boolean {
+    return this.#sql.transaction(() => {
+      const row = this.#runRow();
+      if (row.status !== "running") return false;
+      const now = this.#now();
+      this.#sql.exec(
+        "UPDATE execution SET ended_at = ?, outcome = 'interrupted' WHERE seq = ?",
+        now,
+        row.execution,
+      );
+      this.#sql.exec(
+        "UPDATE run SET status = 'interrupted', stop_reason = ?, updated_at = ?",
+        JSON.stringify({ kind: "host", code: "crashed" }),
+        now,
+      );
+      return true;
+    });
+  }
+
+  /** Appends one journal event for `execution`; consumes the answer a `suspension_answer` carries. */
+  append(execution: number, event: JournalEvent): number {
+    return this.#sql.transaction(() => {
+      this.#checkExecution(execution);
+      const now = this.#now();
+      if (event.type === "yield" && event.description.type === "suspension_answer") {
+        const id = String(event.description.suspensionId);
+        const consumed = this.#sql.exec(
+          "DELETE FROM answer WHERE suspension_id = ? RETURNING suspension_id",
+          id,
+        );
+        if (consumed.length !== 1) {
+          throw new RunStateError(`Cannot record the answer to ${id}: no answer is pending`);
+        }
+      }
+      this.#sql.exec(
+        "INSERT INTO event (execution, body, created_at) VALUES (?, ?, ?)",
+        execution,
+        JSON.stringify(event),
+        now,
+      );
+      this.#sql.exec("UPDATE run SET updated_at = ?", now);
+      return Number(this.#sql.exec("SELECT max(seq) AS seq FROM event")[0].seq);
+    });
+  }
+
+  /** Ends `execution` with `status` and `stopReason`, atomically. */
+  settle(execution: number, status: RunStatus, stopReason: StopReason | null): void {
+    this.#sql.transaction(() => {
+      this.#checkExecution(execution);
+      const now = this.#now();
+      this.#sql.exec(
+        "UPDATE execution SET ended_at = ?, outcome = ? WHERE seq = ?",
+        now,
+        status,
+        execution,
+      );
+      this.#sql.exec(
+        "UPDATE run SET status = ?, stop_reason = ?, updated_at = ?",
+        status,
+        stopReason === null ? null : JSON.stringify(stopReason),
+        now,
+      );
+    });
+  }
+
+  /** Cancels a run that is not running and not finished. */
+  cancel(): void {
+    this.#sql.transaction(() => {
+      const row = this.#runRow();
+      if (row.status !== "suspended" && row.status !== "interrupted") {
+        throw new RunStateError(
+          `Cannot cancel run "${row.id}": it is ${row.status}; only suspended or interrupted runs can be cancelled`,
+        );
+      }
+      this.#sql.exec("DELETE FROM answer");
+      this.#sql.exec(
+        "UPDATE run SET status = 'cancelled', stop_reason = ?, updated_at = ?",
+        JSON.stringify({ kind: "host", code: "cancelled" }),
+        this.#now(),
+      );
+    });
+  }
+
+  /** The question a suspended run waits on, or null. */
+  pendingSuspension(): PendingSuspension | null {
+    const record = this.record();
+    if (record.status !== "suspended" || record.stopReason?.kind !== "journal") return null;
+    const eventId = record.stopReason.eventId;
+    const row = this.#sql.exec("SELECT body FROM event WHERE seq = ?", eventId)[0];
+    if (!row) {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot read ${this.#where}: the run stops at event ${eventId}, which does not exist`,
+      );
+    }
+    const event = this.#parseJson(String(row.body), JournalEventSchema, `journal event ${eventId}`);
+    if (event.type !== "yield" || event.description.type !== "suspension_request") {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot read ${this.#where}: the run stops at event ${eventId}, which is not a question`,
+      );
+    }
+    const suspensionId = String(event.description.suspensionId);
+    const answered = this.#sql.exec(
+      "SELECT count(*) AS n FROM answer WHERE suspension_id = ?",
+      suspensionId,
+    )[0].n === 1;
+    return {
+      suspensionId,
+      question: String(event.description.question),
+      schema: event.description.schema,
+      answered,
+    };
+  }
+
+  /** Stores one pending answer (already validated by the caller). Appends nothing. */
+  storeAnswer(suspensionId: string, value: JsonValue): void {
+    this.#sql.transaction(() => {
+      const pending = this.pendingSuspension();
+      const record = this.record();
+      if (!pending) {
+        throw new RunStateError(
+          `Cannot answer run "${record.id}": it is ${record.status}, not waiting for an answer`,
+        );
+      }
+      if (pending.suspensionId !== suspensionId) {
+        throw new RunStateError(
+          `Cannot answer "${suspensionId}": run "${record.id}" waits for ${pending.suspensionId}`,
+        );
+      }
+      if (pending.answered) {
+        throw new RunStateError(
+          `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${record.id}`,
+        );
+      }
+      this.#sql.exec(
+        "INSERT INTO answer (suspension_id, value, created_at) VALUES (?, ?, ?)",
+        suspensionId,
+        JSON.stringify(value),
+        this.#now(),
+      );
+    });
+  }
+
+  /** The pending answer for `suspensionId`, if one was delivered. */
+  answer(suspensionId: string): JsonValue | undefined {
+    const row = this.#sql.exec("SELECT value FROM answer WHERE suspension_id = ?", suspensionId)[0];
+    if (!row) return undefined;
+    return this.#parseJson(String(row.value), z.unknown(), "answer") as JsonValue;
+  }
+
+  #checkExecution(execution: number): void {
+    const row = this.#runRow();
+    if (row.status !== "running" || row.execution !== execution) {
+      throw new ExecutorLostError(
+        `Cannot write to run "${row.id}": this executor no longer holds it (it is ${row.status})`,
+      );
+    }
+  }
+
+  #runRow(): z.infer<typeof RunRowSchema> {
+    const rows = this.#sql.exec("SELECT * FROM run");
+    if (rows.length !== 1) {
+      throw new WorkflowDatabaseCorruptError(`Cannot read ${this.#where}: it holds no run record`);
+    }
+    return this.#parseRow(rows[0], RunRowSchema, "run record");
+  }
+
+  #parseRow<T>(row: SqlRow, schema: z.ZodType<T>, what: string): T {
+    const parsed = schema.safeParse(row);
+    if (!parsed.success) {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot read ${this.#where}: its ${what} is damaged (${
+          parsed.error.issues[0].path.join(".") || "row"
+        })`,
+      );
+    }
+    return parsed.data;
+  }
+
+  #parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new WorkflowDatabaseCorruptError(`Cannot read ${this.#where}: its ${what} is not JSON`);
+    }
+    return this.#parseRow(raw as SqlRow, schema, what);
+  }
+}
+
+function sha256Label(source: RetainedSource): string {
+  return sha256Hex(source.text);
+}

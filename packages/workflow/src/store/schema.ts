@@ -1,0 +1,127 @@
+/**
+ * Schema version 1 of a run database, identical for every provider.
+ *
+ * Invariants:
+ * - Tables are STRICT; the version row is written last, in the same
+ *   transaction as everything else, so a database is either empty, complete,
+ *   or recognizably partial.
+ * - A database is recognized before it is trusted: a foreign or partial one
+ *   is refused with a typed error and is not written to.
+ *
+ * @module
+ */
+import {
+  WorkflowDatabaseCorruptError,
+  WorkflowDatabaseFormatError,
+  WorkflowSchemaVersionError,
+} from "../contracts/workflow-errors.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+
+/** The schema version this code reads and writes. */
+export const SCHEMA_VERSION = 1;
+
+/** The value of the `format` meta row. */
+export const FORMAT = "xmd-run";
+
+/** Table definitions, in creation order; recognition compares them to `sqlite_master`. */
+export const TABLES: readonly { name: string; sql: string }[] = [
+  {
+    name: "xmd_meta",
+    sql: "CREATE TABLE xmd_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT",
+  },
+  {
+    name: "run",
+    sql: "CREATE TABLE run (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), " +
+      "id TEXT NOT NULL, document TEXT NOT NULL, target TEXT, definition_hash TEXT NOT NULL, " +
+      "props TEXT NOT NULL, props_hash TEXT NOT NULL, status TEXT NOT NULL, stop_reason TEXT, " +
+      "execution INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT",
+  },
+  {
+    name: "source",
+    sql: "CREATE TABLE source (label TEXT PRIMARY KEY, sha256 TEXT NOT NULL, text TEXT NOT NULL, " +
+      "root INTEGER NOT NULL) STRICT",
+  },
+  {
+    name: "execution",
+    sql: "CREATE TABLE execution (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, " +
+      "started_at INTEGER NOT NULL, ended_at INTEGER, outcome TEXT) STRICT",
+  },
+  {
+    name: "event",
+    sql: "CREATE TABLE event (seq INTEGER PRIMARY KEY, execution INTEGER NOT NULL, " +
+      "body TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT",
+  },
+  {
+    name: "answer",
+    sql: "CREATE TABLE answer (suspension_id TEXT PRIMARY KEY, value TEXT NOT NULL, " +
+      "created_at INTEGER NOT NULL) STRICT",
+  },
+];
+
+/** Creates schema version 1 in an empty database, atomically, the version row last. */
+export function initializeSchema(sql: SqlSeam, stamp?: () => void): void {
+  sql.transaction(() => {
+    for (const table of TABLES) sql.exec(table.sql);
+    sql.exec("INSERT INTO xmd_meta (key, value) VALUES ('format', ?)", FORMAT);
+    stamp?.();
+    sql.exec(
+      "INSERT INTO xmd_meta (key, value) VALUES ('schema_version', ?)",
+      String(SCHEMA_VERSION),
+    );
+  });
+}
+
+/** Whether the database holds no schema at all. */
+export function isEmptyDatabase(sql: SqlSeam): boolean {
+  return sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\'")[0]
+    .n === 0;
+}
+
+/**
+ * Checks that the database is a complete schema-version-1 run database,
+ * reading only. `where` names it in messages.
+ */
+export function recognizeSchema(sql: SqlSeam, where: string): void {
+  const present = new Map<string, string>();
+  for (const row of sql.exec("SELECT name, sql FROM sqlite_master WHERE type = 'table'")) {
+    if (typeof row.name === "string" && !row.name.startsWith("_cf_")) {
+      present.set(row.name, String(row.sql));
+    }
+  }
+  if (!present.has("xmd_meta")) {
+    throw new WorkflowDatabaseFormatError(
+      `Cannot open ${where}: it is not an xmd run database. Leave it alone or remove it`,
+    );
+  }
+  const meta = new Map(
+    sql.exec("SELECT key, value FROM xmd_meta").map((row) => [String(row.key), String(row.value)]),
+  );
+  if (meta.get("format") !== FORMAT) {
+    throw new WorkflowDatabaseFormatError(
+      `Cannot open ${where}: it is not an xmd run database. Leave it alone or remove it`,
+    );
+  }
+  const version = meta.get("schema_version");
+  if (version === undefined) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot open ${where}: its initialization did not finish (no schema version). It is left as it is`,
+    );
+  }
+  if (!/^[1-9]\d*$/.test(version)) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot open ${where}: its schema version is unreadable. It is left as it is`,
+    );
+  }
+  if (Number(version) > SCHEMA_VERSION) {
+    throw new WorkflowSchemaVersionError(
+      `Cannot open ${where}: it has schema version ${version}, newer than this xmd reads (${SCHEMA_VERSION}). Upgrade xmd`,
+    );
+  }
+  for (const table of TABLES) {
+    if (present.get(table.name) !== table.sql) {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot open ${where}: table ${table.name} is missing or altered. It is left as it is`,
+      );
+    }
+  }
+}
