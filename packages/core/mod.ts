@@ -42,11 +42,13 @@ export {
   parseDocument,
   type ParseOptions,
 } from "./src/document/parse-document.ts";
+export type * from "./src/document/tree.ts";
 export {
   componentCandidates,
   loadProgram,
   type Program,
   type SourceReader,
+  walkElements,
 } from "./src/document/load-program.ts";
 export { isJsonValue, type JsonObject, type JsonValue } from "./src/json/json-value.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";

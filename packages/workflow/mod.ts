@@ -1,20 +1,37 @@
 /**
- * `@xmd/workflow`: retained, resumable workflow runs. Provider-neutral
- * contracts live here; the local and Durable Object providers arrive in
- * their own entrypoints.
+ * `@xmd/workflow`: retained, resumable workflow runs. This module holds the
+ * provider-neutral contracts and the storage engine written once over the
+ * synchronous SQL seam; `@xmd/workflow/deno` is the local provider.
+ *
+ * @example The statuses a run can be in
+ * ```ts
+ * import { RUN_STATUSES } from "@xmd/workflow";
+ * console.log(RUN_STATUSES.includes("suspended")); // true
+ * ```
  *
  * @module
  */
-
-/** The statuses a workflow run can be in (see the workflow spec). */
-export const RUN_STATUSES = [
-  "running",
-  "suspended",
-  "interrupted",
-  "completed",
-  "failed",
-  "cancelled",
-] as const;
-
-/** A workflow run's status. */
-export type RunStatus = typeof RUN_STATUSES[number];
+export * from "./src/contracts/run-record.ts";
+export * from "./src/contracts/workflow-errors.ts";
+export type * from "./src/contracts/workflow-host.ts";
+export type { SqlRow, SqlSeam, SqlValue } from "./src/sql/sql-seam.ts";
+export {
+  FORMAT,
+  initializeSchema,
+  isEmptyDatabase,
+  recognizeSchema,
+  SCHEMA_VERSION,
+  TABLES,
+} from "./src/store/schema.ts";
+export { type NewRun, type RetainedSource, RunStore } from "./src/store/run-store.ts";
+export {
+  executeRun,
+  type ExecuteRunOptions,
+  type ExecutionResult,
+  loadRetainedProgram,
+} from "./src/execution/execute-run.ts";
+export {
+  checkWorkflowSupport,
+  NotAvailableInWorkflowError,
+  notYetAvailableProviders,
+} from "./src/execution/not-yet-available.ts";

@@ -10,12 +10,15 @@
 import type { CommandIo } from "./command-io.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { UsageError } from "./usage-error.ts";
+import { workflowCommand } from "./workflow-command.ts";
 
 /** Usage of `xmd`. */
 export const USAGE = `Usage: xmd <command> [options]
 
 Commands:
-  run <document.md>   run a Markdown document on this machine
+  run <document.md>            run a Markdown document on this machine
+  workflow <command> [args]    retained, resumable runs (start, resume, answer, status,
+                               list, history, cancel, delete)
 
 Run xmd <command> --help for a command's options.`;
 
@@ -33,6 +36,15 @@ const USER_ERRORS = new Set([
   "GlobPatternError",
   "ElicitAnswerError",
   "AnswerSchemaError",
+  "WorkflowDatabaseFormatError",
+  "WorkflowSchemaVersionError",
+  "WorkflowDatabaseCorruptError",
+  "RunNotFoundError",
+  "RunBusyError",
+  "RunStateError",
+  "RunConflictError",
+  "AnswerRefusedError",
+  "ExecutorLostError",
 ]);
 
 /** Runs `xmd` with `args` and returns the exit code. */
@@ -42,6 +54,8 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
     switch (command) {
       case "run":
         return await runCommand(rest, io);
+      case "workflow":
+        return await workflowCommand(rest, io);
       case undefined:
       case "help":
       case "--help":

@@ -54,3 +54,18 @@ export function compileAnswerSchema(
     );
   };
 }
+
+/**
+ * The problems of `answer` against `schema` (empty when it is valid), as
+ * messages that never echo the answer. Used where answers are delivered
+ * apart from the run (`xmd workflow answer`).
+ */
+export function answerProblems(schema: JsonValue, answer: JsonValue): string[] {
+  try {
+    compileAnswerSchema(schema, { file: "answer", line: 1, column: 1 })(answer, "answer");
+    return [];
+  } catch (error) {
+    if (!(error instanceof AnswerSchemaError)) throw error;
+    return [error.message.replace(/^The answer for "answer" does not match its schema: /, "")];
+  }
+}

@@ -6,7 +6,7 @@
 export type * from "./providers.ts";
 export { FileSystemError, type FileSystemErrorCode } from "./file-system-error.ts";
 export { EffectRefusal } from "./effect-refusal.ts";
-export { AnswerSchemaError } from "./answer-schema.ts";
+export { answerProblems, AnswerSchemaError } from "./answer-schema.ts";
 export { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
 export { interpolate, type RunOptions, type RunOutcome, runProgram } from "./run-program.ts";
 export { joinLogical } from "./logical-path.ts";

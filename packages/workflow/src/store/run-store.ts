@@ -197,7 +197,9 @@ export class RunStore {
 
   /** Every document execution, in order. */
   executions(): DocumentExecution[] {
-    return this.#sql.exec("SELECT seq, kind, started_at, ended_at, outcome FROM execution ORDER BY seq")
+    return this.#sql.exec(
+      "SELECT seq, kind, started_at, ended_at, outcome FROM execution ORDER BY seq",
+    )
       .map((row) => this.#parseRow(row, ExecutionRowSchema, "execution"))
       .map((row) => ({
         seq: row.seq,

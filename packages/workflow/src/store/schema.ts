@@ -73,7 +73,9 @@ export function initializeSchema(sql: SqlSeam, stamp?: () => void): void {
 
 /** Whether the database holds no schema at all. */
 export function isEmptyDatabase(sql: SqlSeam): boolean {
-  return sql.exec("SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\'")[0]
+  return sql.exec(
+    "SELECT count(*) AS n FROM sqlite_master WHERE name NOT LIKE '\\_%' ESCAPE '\\'",
+  )[0]
     .n === 0;
 }
 

@@ -1,0 +1,281 @@
+/**
+ * `xmd workflow`: retained runs on this machine.
+ *
+ * ```
+ * xmd workflow start [--id=<run-id>] [--props-*=…] <document.md[#target]>
+ * xmd workflow resume <run-id>
+ * xmd workflow answer [--no-secret-detection] <run-id> <suspension-id> <json>
+ * xmd workflow status <run-id> [--json]
+ * xmd workflow list [--status=<status>] [--json]
+ * xmd workflow history <run-id> [--json]
+ * xmd workflow cancel <run-id>
+ * xmd workflow delete <run-id>
+ * ```
+ *
+ * stdout carries the rendered document or the command's answer; stderr
+ * carries `workflow run: <id>` once the run exists and `workflow status: <s>`
+ * only after that status is committed. Exit codes: 0 completed, 1 refused or
+ * failed, 2 suspended, 3 cancelled, 130 interrupted.
+ *
+ * @module
+ */
+import { loadProgram, resolveProps } from "@xmd/core";
+import {
+  checkWorkflowSupport,
+  type ExecutionIo,
+  type ExecutionReport,
+  RUN_STATUSES,
+  type RunStatus,
+} from "@xmd/workflow";
+import { LocalWorkflowHost } from "@xmd/workflow/deno";
+import { isAbsolute, join } from "node:path";
+import type { CommandIo } from "./command-io.ts";
+import { hostSourceReader, readDocument } from "./host-documents.ts";
+import { parseRunArguments } from "./run-arguments.ts";
+import { UsageError } from "./usage-error.ts";
+import { formatHistory, formatList, formatStatus, inspectionJson } from "./workflow-format.ts";
+
+/** Usage of `xmd workflow`. */
+export const WORKFLOW_USAGE = `Usage: xmd workflow <command> [options]
+
+Runs documents as retained, resumable workflow runs, stored under
+XMD_WORKFLOW_RUNS (an absolute folder) or ~/.xmd/runs.
+
+Commands:
+  start [--id=<run-id>] [--props-<name>=<value>]… <document.md[#Section/Sub]>
+  resume <run-id>
+  answer [--no-secret-detection] <run-id> <suspension-id> <json>
+  status <run-id> [--json]
+  list [--status=<status>] [--json]
+  history <run-id> [--json]
+  cancel <run-id>
+  delete <run-id>
+
+Exit codes: 0 completed, 1 refused or failed, 2 suspended (waiting for an
+answer), 3 cancelled, 130 interrupted (resume it).`;
+
+const EXIT: Record<RunStatus, number> = {
+  completed: 0,
+  failed: 1,
+  suspended: 2,
+  cancelled: 3,
+  interrupted: 130,
+  running: 1,
+};
+
+/** The runs folder: `XMD_WORKFLOW_RUNS` (absolute) or `~/.xmd/runs`. */
+export function runsFolder(env: Record<string, string | undefined>): string {
+  const configured = env.XMD_WORKFLOW_RUNS;
+  if (configured !== undefined && configured !== "") {
+    if (!isAbsolute(configured)) {
+      throw new UsageError(
+        `XMD_WORKFLOW_RUNS must be an absolute path, not "${configured}": set it to a full path such as /home/me/runs`,
+      );
+    }
+    return configured;
+  }
+  const home = env.HOME;
+  if (!home) {
+    throw new UsageError("Cannot find the runs folder: set HOME or XMD_WORKFLOW_RUNS");
+  }
+  return join(home, ".xmd", "runs");
+}
+
+/** Runs `xmd workflow` and returns the exit code. */
+export async function workflowCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    io.stdout(WORKFLOW_USAGE + "\n");
+    return command === undefined ? 1 : 0;
+  }
+  const host = new LocalWorkflowHost(runsFolder(io.env));
+  const flags = new Set(rest.filter((arg) => arg.startsWith("--")));
+  const positionals = rest.filter((arg) => !arg.startsWith("--"));
+  const json = flags.has("--json");
+  switch (command) {
+    case "start":
+      return await start(host, rest, io);
+    case "resume": {
+      onlyFlags(command, flags, []);
+      const [id] = exactly(command, positionals, ["<run-id>"]);
+      return finish(await host.resume(id, executionIo(io)), io);
+    }
+    case "answer": {
+      onlyFlags(command, flags, ["--no-secret-detection"]);
+      const [id, suspensionId, text] = exactly(command, positionals, [
+        "<run-id>",
+        "<suspension-id>",
+        "<json>",
+      ]);
+      let value;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new UsageError(
+          `Cannot read the answer: it is not valid JSON. Quote it for the shell, e.g. '{"ok":true}' or '"text"'`,
+        );
+      }
+      const secretDetection = !flags.has("--no-secret-detection");
+      if (!secretDetection) io.stderr("xmd: warning: secret detection is off for this command\n");
+      await host.answer(id, suspensionId, value, secretDetection);
+      io.stdout(
+        `answered ${suspensionId} of run ${id}; continue it with: xmd workflow resume ${id}\n`,
+      );
+      return 0;
+    }
+    case "status": {
+      onlyFlags(command, flags, ["--json"]);
+      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const inspection = await host.inspect(id);
+      io.stdout(
+        json
+          ? JSON.stringify(inspectionJson(inspection), null, 2) + "\n"
+          : formatStatus(inspection, Date.now()),
+      );
+      return 0;
+    }
+    case "list": {
+      const statusFlag = [...flags].find((flag) => flag.startsWith("--status="));
+      onlyFlags(command, flags, ["--json", ...(statusFlag ? [statusFlag] : [])]);
+      exactly(command, positionals, []);
+      const status = statusFlag?.slice("--status=".length);
+      if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
+        throw new UsageError(
+          `Unknown status "${status}": use one of ${RUN_STATUSES.join(", ")}`,
+        );
+      }
+      const runs = (await host.list()).filter((run) =>
+        status === undefined || run.record.status === status
+      );
+      io.stdout(
+        json
+          ? JSON.stringify(runs.map(inspectionJson), null, 2) + "\n"
+          : formatList(runs, Date.now()),
+      );
+      return 0;
+    }
+    case "history": {
+      onlyFlags(command, flags, ["--json"]);
+      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const history = await host.history(id);
+      io.stdout(
+        json
+          ? JSON.stringify(
+            {
+              ...inspectionJson(history),
+              events: history.events.map((entry) => ({
+                id: entry.id,
+                at: entry.at,
+                ...entry.event,
+              })),
+            },
+            null,
+            2,
+          ) + "\n"
+          : formatHistory(history, Date.now()),
+      );
+      return 0;
+    }
+    case "cancel": {
+      onlyFlags(command, flags, []);
+      const [id] = exactly(command, positionals, ["<run-id>"]);
+      await host.cancel(id);
+      io.stdout(`cancelled run ${id}\n`);
+      return 0;
+    }
+    case "delete": {
+      onlyFlags(command, flags, []);
+      const [id] = exactly(command, positionals, ["<run-id>"]);
+      await host.delete(id);
+      io.stdout(`deleted run ${id}\n`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown workflow command "${command}": run xmd workflow --help`);
+  }
+}
+
+async function start(host: LocalWorkflowHost, args: readonly string[], io: CommandIo) {
+  let id: string | undefined;
+  const rest: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith("--id=")) id = arg.slice("--id=".length);
+    else rest.push(arg);
+  }
+  const options = parseRunArguments(rest);
+  if (options.journal !== undefined || options.replay !== undefined || options.answers.size > 0) {
+    throw new UsageError(
+      "Options --journal, --replay and --answer belong to xmd run: a workflow run keeps its own journal and is answered with xmd workflow answer",
+    );
+  }
+  if (!options.document) {
+    throw new UsageError("Missing document: write xmd workflow start <document.md>");
+  }
+  const document = await readDocument(io.cwd, options.document);
+  const program = await loadProgram(
+    { file: document.label, text: document.text },
+    hostSourceReader(document.folder),
+    { target: options.target },
+  );
+  checkWorkflowSupport(program);
+  const props = resolveProps(program.root.props, {
+    options: options.propOptions,
+    propsJson: options.propsJson,
+    env: io.env,
+  });
+  const report = await host.start(
+    { id, program, target: options.target, props },
+    { ...executionIo(io), secretDetection: !options.noSecretDetection },
+  );
+  return finish(report, io);
+}
+
+function executionIo(io: CommandIo): ExecutionIo {
+  return {
+    stdout: io.stdout,
+    stderr: io.stderr,
+    onRun: (id) => io.stderr(`workflow run: ${id}\n`),
+    signal: io.signal,
+  };
+}
+
+function finish(report: ExecutionReport, io: CommandIo): number {
+  io.stderr(`workflow status: ${report.status}\n`);
+  if (report.failure) io.stderr(`xmd: ${report.failure}\n`);
+  const pending = report.pendingSuspension;
+  if (report.status === "suspended" && pending) {
+    if (pending.answered) {
+      io.stderr(
+        `An answer to ${pending.suspensionId} is waiting: xmd workflow resume ${report.id}\n`,
+      );
+    } else {
+      io.stderr(
+        `Question (${pending.suspensionId}): ${pending.question}\n` +
+          `Answer schema: ${JSON.stringify(pending.schema)}\n` +
+          `Answer with: xmd workflow answer ${report.id} ${pending.suspensionId} '<json>'\n`,
+      );
+    }
+  }
+  return EXIT[report.status];
+}
+
+function onlyFlags(command: string, flags: Set<string>, allowed: string[]): void {
+  for (const flag of flags) {
+    if (!allowed.includes(flag)) {
+      throw new UsageError(
+        `Unknown option "${flag}" for xmd workflow ${command}: run xmd workflow --help`,
+      );
+    }
+  }
+}
+
+function exactly(command: string, positionals: string[], names: string[]): string[] {
+  if (positionals.length !== names.length) {
+    throw new UsageError(
+      `xmd workflow ${command} takes ${names.length ? names.join(" ") : "no arguments"}${
+        positionals.length > names.length ? `, not ${positionals.length} arguments` : ""
+      }: run xmd workflow --help`,
+    );
+  }
+  return positionals;
+}

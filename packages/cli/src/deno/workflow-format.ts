@@ -1,0 +1,119 @@
+/**
+ * How `status`, `list` and `history` read: aligned columns, relative times,
+ * the frontier and the stop reason in words. `--json` carries the same data.
+ *
+ * @module
+ */
+import type { JournalEvent } from "@xmd/core";
+import type { RunHistory, RunInspection, StopReason } from "@xmd/workflow";
+
+/** A time relative to `now`: "just now", "5s ago", "3min ago", "2h ago", "4d ago". */
+export function relativeTime(at: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 2) return "just now";
+  if (seconds < 60) return `${seconds}s ago`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours}h ago`;
+  return `${Math.floor(hours / 24)}d ago`;
+}
+
+/** A stop reason in words. */
+export function describeStop(reason: StopReason | null): string {
+  if (reason === null) return "-";
+  if (reason.kind === "journal") return `at event ${reason.eventId}`;
+  switch (reason.code) {
+    case "interrupted":
+      return "interrupted (Ctrl-C)";
+    case "crashed":
+      return "its executor stopped unexpectedly";
+    case "cancelled":
+      return "cancelled by xmd workflow cancel";
+    case "divergence":
+      return "its journal no longer matches its definition";
+    case "secret_detected":
+      return "an event was refused by the secret gate";
+    case "storage_failure":
+      return "its storage failed";
+  }
+}
+
+/** The JSON form of an inspection (what `--json` prints). */
+export function inspectionJson(inspection: RunInspection) {
+  return {
+    ...inspection.record,
+    pendingSuspension: inspection.pendingSuspension,
+    executions: inspection.executions,
+  };
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) =>
+    row.map((cell, column) => column === row.length - 1 ? cell : cell.padEnd(widths[column]))
+      .join("  ").trimEnd()
+  ).join("\n") + "\n";
+}
+
+/** `xmd workflow status`. */
+export function formatStatus(inspection: RunInspection, now: number): string {
+  const { record, pendingSuspension, executions } = inspection;
+  const rows = [
+    ["run", record.id],
+    ["status", record.status],
+    ["document", record.document + (record.target ? `#${record.target}` : "")],
+    ["frontier", `${record.eventCount} event${record.eventCount === 1 ? "" : "s"} committed`],
+    ["stopped", describeStop(record.stopReason)],
+    ["created", relativeTime(record.createdAt, now)],
+    ["updated", relativeTime(record.updatedAt, now)],
+    ["executions", String(executions.length)],
+  ];
+  let text = table(rows);
+  if (pendingSuspension) {
+    text += `\nWaiting for an answer to ${pendingSuspension.suspensionId}:\n` +
+      `  question  ${pendingSuspension.question}\n` +
+      `  schema    ${JSON.stringify(pendingSuspension.schema)}\n` +
+      (pendingSuspension.answered
+        ? `  answered; continue with: xmd workflow resume ${record.id}\n`
+        : `  answer with: xmd workflow answer ${record.id} ${pendingSuspension.suspensionId} '<json>'\n`);
+  }
+  return text;
+}
+
+/** `xmd workflow list`. */
+export function formatList(runs: RunInspection[], now: number): string {
+  if (runs.length === 0) return "No workflow runs.\n";
+  return table([
+    ["RUN", "STATUS", "DOCUMENT", "EVENTS", "UPDATED"],
+    ...runs.map(({ record }) => [
+      record.id,
+      record.status,
+      record.document + (record.target ? `#${record.target}` : ""),
+      String(record.eventCount),
+      relativeTime(record.updatedAt, now),
+    ]),
+  ]);
+}
+
+function eventSummary(event: JournalEvent): [string, string, string, string] {
+  const result = event.result.status === "err"
+    ? `err ${event.result.error.name}`
+    : event.result.status;
+  if (event.type === "close") return [event.coroutineId, "close", "-", result];
+  return [event.coroutineId, event.description.type, event.description.name, result];
+}
+
+/** `xmd workflow history`. */
+export function formatHistory(history: RunHistory, now: number): string {
+  const header = formatStatus(history, now);
+  if (history.events.length === 0) return header + "\nNo events yet.\n";
+  return header + "\n" + table([
+    ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT"],
+    ...history.events.map((entry) => [
+      String(entry.id),
+      relativeTime(entry.at, now),
+      ...eventSummary(entry.event),
+    ]),
+  ]);
+}

@@ -1,0 +1,11 @@
+/**
+ * `@xmd/workflow/deno`: the local provider. One SQLite database per run
+ * (`node:sqlite`, WAL, `synchronous=FULL`) under a runs folder, an OS
+ * executor lock per run, and the `WorkflowHost` over them.
+ *
+ * @module
+ */
+export { NodeSqliteSeam } from "./src/deno/node-sqlite-seam.ts";
+export { APPLICATION_ID, type OpenRunDatabase, openRunDatabase } from "./src/deno/run-database.ts";
+export { ExecutorLock } from "./src/deno/executor-lock.ts";
+export { checkRunId, definitionHash, LocalWorkflowHost } from "./src/deno/local-workflow-host.ts";

@@ -1,0 +1,87 @@
+/**
+ * The interface the CLI talks to, whatever hosts the run (a local SQLite file,
+ * a Durable Object). Providers implement it; the CLI formats what it returns.
+ *
+ * @module
+ */
+import type { JournalEvent, JsonObject, JsonValue, Program } from "@xmd/core";
+import type { DocumentExecution, PendingSuspension, RunRecord, RunStatus } from "./run-record.ts";
+
+/** What `start` needs: a loaded program and its resolved props. */
+export interface StartRequest {
+  /** `--id`, or undefined for a random id. */
+  id?: string;
+  /** The loaded program (root and components), checked before anything is created. */
+  program: Program;
+  /** `Section/Sub`, if any. */
+  target?: string;
+  /** Resolved, validated props. */
+  props: JsonObject;
+}
+
+/** Where an execution writes as it runs. */
+export interface ExecutionIo {
+  /** The rendered document. */
+  stdout(text: string): void;
+  /** Shell stderr. */
+  stderr(text: string): void;
+  /** Called once the run exists (committed), with its id. */
+  onRun(id: string): void;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+  /** Whether events pass the secret gate (default true). */
+  secretDetection?: boolean;
+}
+
+/** What an execution (or a replay) ended with. */
+export interface ExecutionReport {
+  /** The run id. */
+  id: string;
+  /** The committed status. */
+  status: RunStatus;
+  /** The question it waits on, when suspended. */
+  pendingSuspension: PendingSuspension | null;
+  /** The failure's message, when failed by a checked failure. */
+  failure: string | null;
+}
+
+/** Everything `status` and `history` show. */
+export interface RunInspection {
+  /** The run record. */
+  record: RunRecord;
+  /** The question it waits on, when suspended. */
+  pendingSuspension: PendingSuspension | null;
+  /** Its executions, in order. */
+  executions: DocumentExecution[];
+}
+
+/** A run's committed journal, for `history`. */
+export interface RunHistory extends RunInspection {
+  /** Every event with its id (1-based) and commit time (milliseconds). */
+  events: { id: number; at: number; event: JournalEvent }[];
+}
+
+/** A workflow host. */
+export interface WorkflowHost {
+  /** Creates a run (or addresses the compatible run `--id` names) and executes it. */
+  start(request: StartRequest, io: ExecutionIo): Promise<ExecutionReport>;
+  /** Continues a suspended or interrupted run; replays a completed one. */
+  resume(id: string, io: ExecutionIo): Promise<ExecutionReport>;
+  /** Delivers an answer to a suspended run; appends nothing, changes no status. */
+  answer(
+    id: string,
+    suspensionId: string,
+    value: JsonValue,
+    secretDetection: boolean,
+  ): Promise<void>;
+  /** Reads a run without locking or running anything. */
+  inspect(id: string): Promise<RunInspection>;
+  /** A run's inspection and its committed journal events. */
+  history(id: string): Promise<RunHistory>;
+  /** Lists every run. */
+  list(): Promise<RunInspection[]>;
+  /** Cancels a suspended or interrupted run. */
+  cancel(id: string): Promise<void>;
+  /** Deletes a run that is not running. */
+  delete(id: string): Promise<void>;
+}

@@ -1,0 +1,323 @@
+/**
+ * The local workflow host: one SQLite database per run under the runs folder,
+ * named by the SHA-256 of the run id, with an executor lock sidecar. There is
+ * no registry file: `list` reads the folder.
+ *
+ * Invariants:
+ * - The executor lock is taken before the database is opened or created, and
+ *   held until the execution's last transition is committed.
+ * - A `running` run found with its lock free is stale: it is closed as
+ *   `interrupted` (stop reason `crashed`) before anything else happens.
+ * - Inspection (`inspect`, `history`, `list`) and `answer` take no lock and
+ *   run nothing; `answer` appends no event and changes no status.
+ *
+ * @module
+ */
+import {
+  answerProblems,
+  canonicalJson,
+  createSecretGate,
+  disabledSecretGate,
+  type JsonValue,
+  type Program,
+  sha256Hex,
+} from "@xmd/core";
+import { join } from "node:path";
+import type { PendingSuspension } from "../contracts/run-record.ts";
+import {
+  AnswerRefusedError,
+  RunConflictError,
+  RunNotFoundError,
+  RunStateError,
+} from "../contracts/workflow-errors.ts";
+import type {
+  ExecutionIo,
+  ExecutionReport,
+  RunHistory,
+  RunInspection,
+  StartRequest,
+  WorkflowHost,
+} from "../contracts/workflow-host.ts";
+import { executeRun } from "../execution/execute-run.ts";
+import { notYetAvailableProviders } from "../execution/not-yet-available.ts";
+import { RunStore } from "../store/run-store.ts";
+import { ExecutorLock } from "./executor-lock.ts";
+import { openRunDatabase } from "./run-database.ts";
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** Checks a run id's grammar. */
+export function checkRunId(id: string): void {
+  if (!RUN_ID.test(id)) {
+    throw new RunNotFoundError(
+      `Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    );
+  }
+}
+
+/** The definition identity: the retained sources' hashes and the target. */
+export function definitionHash(program: Program, target: string | undefined): string {
+  const sources = [...program.sources].map(([label, text]) => ({ label, sha256: sha256Hex(text) }))
+    .sort((a, b) => a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+  return sha256Hex(canonicalJson({ sources, target: target ?? null }));
+}
+
+/** A `WorkflowHost` over a local runs folder. */
+export class LocalWorkflowHost implements WorkflowHost {
+  readonly #runs: string;
+
+  /** `runs` is an absolute folder; it is created on first use. */
+  constructor(runs: string) {
+    this.#runs = runs;
+  }
+
+  /** The database path of run `id`. */
+  pathOf(id: string): string {
+    return join(this.#runs, `${sha256Hex(id)}.sqlite`);
+  }
+
+  async start(request: StartRequest, io: ExecutionIo): Promise<ExecutionReport> {
+    const id = request.id ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+    checkRunId(id);
+    await Deno.mkdir(this.#runs, { recursive: true });
+    const path = this.pathOf(id);
+    using lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    const opened = await openRunDatabase(path, `run "${id}"`, { create: true });
+    using seam = opened!.seam;
+    const store = new RunStore(seam, `run "${id}"`);
+    const definition = definitionHash(request.program, request.target);
+    const propsHash = sha256Hex(canonicalJson(request.props));
+    if (opened!.created || !store.hasRun()) {
+      const root = request.program.root.file;
+      const execution = store.create({
+        id,
+        document: root,
+        target: request.target ?? null,
+        definitionHash: definition,
+        props: request.props,
+        propsHash,
+        sources: [...request.program.sources].map(([label, text]) => ({
+          label,
+          text,
+          root: label === root,
+        })),
+      });
+      io.onRun(id);
+      return await this.#execute(store, execution, io, lock);
+    }
+    const record = store.record();
+    const differs = record.definitionHash !== definition
+      ? (record.target ?? null) !== (request.target ?? null) ? "target" : "definition"
+      : record.propsHash !== propsHash
+      ? "props value"
+      : undefined;
+    if (differs) {
+      throw new RunConflictError(
+        `Cannot start run "${id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
+      );
+    }
+    io.onRun(id);
+    return await this.#continue(store, io, lock);
+  }
+
+  async resume(id: string, io: ExecutionIo): Promise<ExecutionReport> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    using seam = await this.#open(path, id);
+    const store = new RunStore(seam, `run "${id}"`);
+    io.onRun(id);
+    return await this.#continue(store, io, lock);
+  }
+
+  async answer(
+    id: string,
+    suspensionId: string,
+    value: JsonValue,
+    secretDetection: boolean,
+  ): Promise<void> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using seam = await this.#open(path, id);
+    const store = new RunStore(seam, `run "${id}"`);
+    const pending = store.pendingSuspension();
+    if (!pending) {
+      throw new RunStateError(
+        `Cannot answer run "${id}": it is ${store.record().status}, not waiting for an answer`,
+      );
+    }
+    if (pending.suspensionId !== suspensionId) {
+      throw new RunStateError(
+        `Cannot answer "${suspensionId}": run "${id}" waits for ${pending.suspensionId}`,
+      );
+    }
+    const problems = answerProblems(pending.schema as JsonValue, value);
+    if (problems.length > 0) {
+      throw new AnswerRefusedError(
+        `Cannot accept the answer to ${suspensionId}: it does not match the question's schema: ${
+          problems.join("; ")
+        }`,
+      );
+    }
+    const gate = secretDetection ? createSecretGate() : disabledSecretGate;
+    await gate.check(JSON.stringify(value), `the answer to ${suspensionId}`);
+    store.storeAnswer(suspensionId, value);
+  }
+
+  async inspect(id: string): Promise<RunInspection> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using seam = await this.#open(path, id);
+    return inspectStore(new RunStore(seam, `run "${id}"`));
+  }
+
+  async history(id: string): Promise<RunHistory> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using seam = await this.#open(path, id);
+    const store = new RunStore(seam, `run "${id}"`);
+    return { ...inspectStore(store), events: store.events() };
+  }
+
+  async list(): Promise<RunInspection[]> {
+    const runs: RunInspection[] = [];
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(this.#runs));
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return [];
+      throw error;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile || !/^[0-9a-f]{64}\.sqlite$/.test(entry.name)) continue;
+      const path = join(this.#runs, entry.name);
+      const opened = await openRunDatabase(path, `run file ${entry.name}`, { create: false });
+      if (!opened) continue;
+      using seam = opened.seam;
+      const store = new RunStore(seam, `run file ${entry.name}`);
+      if (store.hasRun()) runs.push(inspectStore(store));
+    }
+    return runs.sort((a, b) => b.record.createdAt - a.record.createdAt);
+  }
+
+  async cancel(id: string): Promise<void> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using _lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    using seam = await this.#open(path, id);
+    const store = new RunStore(seam, `run "${id}"`);
+    store.recoverStale();
+    store.cancel();
+  }
+
+  async delete(id: string): Promise<void> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using _lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    {
+      // Recognize it first: a foreign file under a run's name is not deleted.
+      using _seam = await this.#open(path, id);
+    }
+    for (const suffix of ["-wal", "-shm", ""]) {
+      await Deno.remove(`${path}${suffix}`).catch((error) => {
+        if (!(error instanceof Deno.errors.NotFound)) throw error;
+      });
+    }
+    await Deno.remove(`${path}.lock`).catch(() => {});
+  }
+
+  async #continue(store: RunStore, io: ExecutionIo, lock: ExecutorLock): Promise<ExecutionReport> {
+    store.recoverStale();
+    const record = store.record();
+    switch (record.status) {
+      case "completed":
+      case "failed": {
+        const lastEvent = store.events().at(-1)?.event;
+        if (lastEvent?.type === "close" && lastEvent.coroutineId === "root") {
+          // A finished journal: reproduce its output, change nothing.
+          const result = await executeRun({
+            store,
+            execution: null,
+            providers: notYetAvailableProviders(),
+            gate: disabledSecretGate,
+            stdout: io.stdout,
+            stderr: io.stderr,
+            signal: io.signal,
+          });
+          return report(
+            store,
+            result.outcome.status === "failed" ? result.outcome.error.message : null,
+          );
+        }
+        return report(store, null);
+      }
+      case "cancelled":
+        return report(store, null);
+      case "suspended": {
+        const pending = store.pendingSuspension();
+        if (pending && !pending.answered) return report(store, null);
+        break;
+      }
+    }
+    const execution = store.beginExecution(["suspended", "interrupted"]);
+    return await this.#execute(store, execution, io, lock);
+  }
+
+  async #execute(
+    store: RunStore,
+    execution: number,
+    io: ExecutionIo,
+    lock: ExecutorLock,
+  ): Promise<ExecutionReport> {
+    if (!lock.held) throw new RunStateError("The executor lock was released; this is a bug in xmd");
+    const result = await executeRun({
+      store,
+      execution,
+      providers: notYetAvailableProviders(),
+      gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: io.signal,
+    });
+    return report(store, result.outcome.status === "failed" ? result.outcome.error.message : null);
+  }
+
+  async #requireExists(path: string, id: string): Promise<void> {
+    try {
+      if ((await Deno.stat(path)).size > 0) return;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    throw new RunNotFoundError(
+      `Cannot find run "${id}": no such run in ${this.#runs}. List runs with xmd workflow list`,
+    );
+  }
+
+  async #open(path: string, id: string) {
+    const opened = await openRunDatabase(path, `run "${id}"`, { create: false });
+    if (!opened) {
+      throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
+    }
+    return opened.seam;
+  }
+}
+
+function inspectStore(store: RunStore): RunInspection {
+  return {
+    record: store.record(),
+    pendingSuspension: store.pendingSuspension(),
+    executions: store.executions(),
+  };
+}
+
+function report(store: RunStore, failure: string | null): ExecutionReport {
+  const record = store.record();
+  const pendingSuspension: PendingSuspension | null = store.pendingSuspension();
+  return { id: record.id, status: record.status, pendingSuspension, failure };
+}

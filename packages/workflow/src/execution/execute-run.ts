@@ -1,0 +1,164 @@
+/**
+ * Executing a retained run: its definition is loaded from the run store (the
+ * working tree is never read), its journal is the store's event table, and
+ * its outcome becomes a committed lifecycle transition.
+ *
+ * Invariants:
+ * - A status is settled only after the events that justify it are committed.
+ * - A completed journal is replayed with no provider attached and changes
+ *   nothing in the store.
+ * - An error that must not be journaled (divergence, a secret, storage) ends
+ *   the execution as `failed` with a host stop code, then is rethrown.
+ *
+ * @module
+ */
+import {
+  DivergenceError,
+  type DurableStream,
+  Journal,
+  type JournalEvent,
+  type JsonValue,
+  loadProgram,
+  type Program,
+  type Providers,
+  type RunOutcome,
+  runProgram,
+  type SecretGate,
+} from "@xmd/core";
+import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
+import type { RunStore } from "../store/run-store.ts";
+
+/** What executing a run needs. */
+export interface ExecuteRunOptions {
+  /** The run's store. */
+  store: RunStore;
+  /** The execution that holds the run (from `create` or `beginExecution`); null to replay only. */
+  execution: number | null;
+  /** Filesystem and shell providers for live effects. */
+  providers: Pick<Providers, "fs" | "shell">;
+  /** The secret gate every event passes. */
+  gate: SecretGate;
+  /** Receives the rendered document. */
+  stdout(text: string): void;
+  /** Receives shell blocks' stderr. */
+  stderr(text: string): void;
+  /** Aborted on Ctrl-C. */
+  signal: AbortSignal;
+}
+
+/** How an execution ended, as committed. */
+export interface ExecutionResult {
+  /** The status committed (or, for a replay, the run's status). */
+  status: RunStatus;
+  /** The engine's outcome. */
+  outcome: RunOutcome;
+}
+
+/** Loads the retained definition of a run as a program. */
+export async function loadRetainedProgram(store: RunStore): Promise<Program> {
+  const sources = store.sources();
+  const root = sources.find((source) => source.root)!;
+  const byLabel = new Map(sources.map((source) => [source.label, source.text]));
+  return await loadProgram(
+    { file: root.label, text: root.text },
+    (label) => Promise.resolve(byLabel.get(label)),
+    { target: store.record().target ?? undefined },
+  );
+}
+
+/** Runs (or replays) a run from its store and commits the outcome. */
+export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
+  const { store, execution } = options;
+  const program = await loadRetainedProgram(store);
+  const stream = new RunJournalStream(store, execution);
+  const journal = await Journal.open(stream, options.gate);
+  const replayOnly = execution === null;
+  if (!replayOnly && journal.state === "completed") {
+    throw new Error("A completed run cannot begin an execution; this is a bug in xmd");
+  }
+  let outcome: RunOutcome;
+  try {
+    outcome = await runProgram({
+      program,
+      props: store.props(),
+      providers: replayOnly ? detachedProviders() : {
+        ...options.providers,
+        elicit: {
+          suspends: true,
+          answer: (id: string) => Promise.resolve(store.answer(id) as JsonValue | undefined),
+        },
+      },
+      journal,
+      stdout: options.stdout,
+      stderr: options.stderr,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (!replayOnly) settleAfterFailure(store, execution, error);
+    throw error;
+  }
+  if (replayOnly) return { status: store.record().status, outcome };
+  const last = () => store.record().eventCount;
+  switch (outcome.status) {
+    case "completed":
+      store.settle(execution, "completed", null);
+      return { status: "completed", outcome };
+    case "failed":
+      store.settle(execution, "failed", { kind: "journal", eventId: last() });
+      return { status: "failed", outcome };
+    case "suspended":
+      store.settle(execution, "suspended", { kind: "journal", eventId: outcome.eventNumber });
+      return { status: "suspended", outcome };
+    case "cancelled":
+      store.settle(execution, "interrupted", { kind: "host", code: "interrupted" });
+      return { status: "interrupted", outcome };
+  }
+}
+
+function settleAfterFailure(store: RunStore, execution: number, error: unknown): void {
+  const code: HostStopCode = error instanceof DivergenceError
+    ? "divergence"
+    : error instanceof Error && error.name === "SecretDetectedError"
+    ? "secret_detected"
+    : "storage_failure";
+  try {
+    store.settle(execution, "failed", { kind: "host", code });
+  } catch {
+    // The store itself failed (or this executor lost the run): the next
+    // executor finds the run `running` and recovers it as interrupted.
+  }
+}
+
+/** The store's event table as the journal's durable stream, written under one execution. */
+class RunJournalStream implements DurableStream {
+  readonly #store: RunStore;
+  readonly #execution: number | null;
+
+  constructor(store: RunStore, execution: number | null) {
+    this.#store = store;
+    this.#execution = execution;
+  }
+
+  readAll(): Promise<JournalEvent[]> {
+    return Promise.resolve(this.#store.events().map((entry) => entry.event));
+  }
+
+  append(event: JournalEvent): Promise<void> {
+    if (this.#execution === null) {
+      return Promise.reject(new Error("A replay appends nothing; this is a bug in xmd"));
+    }
+    this.#store.append(this.#execution, event);
+    return Promise.resolve();
+  }
+}
+
+/** Providers for a completed replay: none may be called, and none is. */
+function detachedProviders(): Providers {
+  const refuse = () =>
+    Promise.reject(new Error("A completed replay attaches no provider; this is a bug in xmd"));
+  return {
+    fs: { readText: refuse, writeText: refuse, glob: refuse },
+    shell: { run: refuse },
+    elicit: { suspends: true, answer: refuse },
+  };
+}
