@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
 
 /** A `SqlSeam` over one `node:sqlite` connection. */
