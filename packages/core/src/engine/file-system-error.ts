@@ -15,7 +15,8 @@ export type FileSystemErrorCode =
   | "ENOTEMPTY"
   | "EACCES"
   | "ELOOP"
-  | "EINVAL";
+  | "EINVAL"
+  | "EPERM";
 
 /** A filesystem operation refused with a POSIX code. The message names the logical path, never content. */
 export class FileSystemError extends EffectRefusal {

@@ -1,0 +1,103 @@
+/**
+ * Verification of a retained root: every object it reaches exists and hashes
+ * to its name, every chunk exists and hashes to its name, and file sizes add
+ * up. Anything else is `WorkflowDatabaseCorruptError`; nothing is repaired.
+ *
+ * @module
+ */
+import { sha256Hex } from "@xmd/core";
+import { z } from "zod";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { objectHash, ROOT_FORMAT } from "./root-format.ts";
+
+const HASH = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** A parsed tree object. */
+export const TreeObjectSchema = z.object({
+  entries: z.array(z.tuple([
+    z.string().min(1),
+    z.enum(["dir", "file", "symlink"]),
+    z.number().int().min(0).max(0o7777),
+    z.string().min(1),
+  ])),
+  format: z.literal(ROOT_FORMAT),
+}).strict();
+
+/** A parsed file object. */
+export const FileObjectSchema = z.object({
+  chunks: z.array(HASH),
+  format: z.literal(ROOT_FORMAT),
+  size: z.number().int().nonnegative(),
+}).strict();
+
+/** Reads an object and checks it hashes to its name. */
+export function readObject<T>(sql: SqlSeam, hash: string, schema: z.ZodType<T>, where: string): T {
+  const row = sql.exec("SELECT body FROM ws_object WHERE hash = ?", hash)[0];
+  if (!row) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} is missing`,
+    );
+  }
+  const body = String(row.body);
+  if (objectHash(body) !== hash) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} does not match its hash`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    parsed = undefined;
+  }
+  const result = schema.safeParse(parsed);
+  if (!result.success) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} is malformed`,
+    );
+  }
+  return result.data;
+}
+
+/** Reads a chunk and checks it hashes to its name. */
+export function readChunk(sql: SqlSeam, hash: string, where: string): Uint8Array {
+  const row = sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0];
+  if (!row) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: Workspace chunk ${hash.slice(0, 12)} is missing`,
+    );
+  }
+  const data = row.data as Uint8Array;
+  if (sha256Hex(data) !== hash) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: Workspace chunk ${hash.slice(0, 12)} does not match its hash`,
+    );
+  }
+  return data;
+}
+
+/** Verifies everything root `rootId` reaches. */
+export function verifyRoot(sql: SqlSeam, rootId: string, where: string): void {
+  const seen = new Set<string>();
+  const visitTree = (hash: string) => {
+    if (seen.has(hash)) return;
+    seen.add(hash);
+    const tree = readObject(sql, hash, TreeObjectSchema, where);
+    for (const [, kind, , ref] of tree.entries) {
+      if (kind === "dir") visitTree(ref);
+      else if (kind === "file" && !seen.has(ref)) {
+        seen.add(ref);
+        const file = readObject(sql, ref, FileObjectSchema, where);
+        let size = 0;
+        for (const chunk of file.chunks) size += readChunk(sql, chunk, where).length;
+        if (size !== file.size) {
+          throw new WorkflowDatabaseCorruptError(
+            `Cannot read ${where}: a Workspace file's chunks do not add up to its size`,
+          );
+        }
+      }
+    }
+  };
+  visitTree(rootId);
+}

@@ -1,0 +1,476 @@
+/**
+ * The Workspace: a run's POSIX-like filesystem stored in the run's database
+ * over the SQL seam, so it runs unchanged on `node:sqlite` and in a Durable
+ * Object.
+ *
+ * Invariants:
+ * - Paths are absolute logical POSIX paths; `..` never climbs above `/`; no
+ *   host path is ever stored.
+ * - Every refusal is a `FileSystemError` with its POSIX code, thrown before
+ *   anything is written (callers run each operation in a savepoint, so a
+ *   refusal changes nothing).
+ * - Every change marks the changed inode and its ancestors dirty, so
+ *   publication rehashes only the directories on changed paths.
+ * - Symlink targets are kept verbatim; resolution is bounded (ELOOP).
+ *
+ * @module
+ */
+import { FileSystemError, type FileSystemErrorCode, sha256Hex } from "@xmd/core";
+import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
+import { CHUNK_SIZE, WORKSPACE_INDEXES, WORKSPACE_TABLES } from "./workspace-tables.ts";
+
+/** What an inode is. */
+export type InodeKind = "dir" | "file" | "symlink";
+
+/** What `stat` reports. */
+export interface WorkspaceStat {
+  /** The inode number (not part of any root's identity). */
+  ino: number;
+  /** Directory, regular file or symlink. */
+  kind: InodeKind;
+  /** Permission bits (`0o755`…). */
+  mode: number;
+  /** Bytes (files), entries (directories) or target length (symlinks). */
+  size: number;
+  /** Hard links to it. */
+  nlink: number;
+}
+
+/** The root directory's inode. */
+export const ROOT_INO = 1;
+const MAX_SYMLINK_HOPS = 40;
+
+interface Located {
+  /** The directory holding the last component (null for `/`). */
+  parent: number | null;
+  /** The last component's name ("" for `/`). */
+  name: string;
+  /** The inode it names, or null when missing. */
+  ino: number | null;
+}
+
+interface InodeRow {
+  ino: number;
+  kind: InodeKind;
+  mode: number;
+  size: number;
+  target: string | null;
+  chunks: string | null;
+  nlink: number;
+  hash: string | null;
+}
+
+/** A filesystem over one run database's Workspace tables. */
+export class Workspace {
+  readonly #sql: SqlSeam;
+
+  /** A Workspace over tables created by {@linkcode Workspace.initialize}. */
+  constructor(sql: SqlSeam) {
+    this.#sql = sql;
+  }
+
+  /** Creates the tables and the root directory (inside the caller's transaction). */
+  static initialize(sql: SqlSeam): void {
+    for (const table of WORKSPACE_TABLES) sql.exec(table.sql);
+    for (const index of WORKSPACE_INDEXES) sql.exec(index);
+    sql.exec(
+      "INSERT INTO ws_inode (ino, kind, mode, size, target, chunks, nlink, hash) " +
+        "VALUES (?, 'dir', ?, 0, NULL, NULL, 2, NULL)",
+      ROOT_INO,
+      0o755,
+    );
+  }
+
+  /** The SQL seam (to run operations in savepoints and publish roots). */
+  get sql(): SqlSeam {
+    return this.#sql;
+  }
+
+  /** Metadata of `path`, following a final symlink. */
+  stat(path: string): WorkspaceStat {
+    return this.#statOf(this.#existing(path, true, "stat"));
+  }
+
+  /** Metadata of `path` itself (a symlink is reported as one). */
+  lstat(path: string): WorkspaceStat {
+    return this.#statOf(this.#existing(path, false, "stat"));
+  }
+
+  /** Whether `path` exists (following symlinks). */
+  exists(path: string): boolean {
+    try {
+      return this.#locate(path, true).ino !== null;
+    } catch (error) {
+      if (error instanceof FileSystemError) return false;
+      throw error;
+    }
+  }
+
+  /** The bytes of a regular file. */
+  readFile(path: string): Uint8Array {
+    const inode = this.#inode(this.#existing(path, true, "read"));
+    if (inode.kind === "dir") throw fsError("EISDIR", path, "read", "it is a directory");
+    const chunks = parseChunks(inode.chunks);
+    const out = new Uint8Array(inode.size);
+    let offset = 0;
+    for (const hash of chunks) {
+      const data = this.#chunk(hash);
+      out.set(data, offset);
+      offset += data.length;
+    }
+    return out;
+  }
+
+  /** Writes a regular file (created with `mode` if missing; contents replaced if present). */
+  writeFile(path: string, data: Uint8Array, options: { mode?: number } = {}): void {
+    const located = this.#locate(path, true);
+    if (located.ino !== null) {
+      const inode = this.#inode(located.ino);
+      if (inode.kind === "dir") throw fsError("EISDIR", path, "write", "it is a directory");
+      this.#setContent(located.ino, data);
+      return;
+    }
+    const parent = this.#parentDir(located, path, "write");
+    const ino = this.#newInode("file", options.mode ?? 0o644, null);
+    this.#setContent(ino, data);
+    this.#link(parent, located.name, ino);
+  }
+
+  /** Creates a directory; with `recursive`, its missing parents too, and no error if it exists. */
+  mkdir(path: string, options: { recursive?: boolean; mode?: number } = {}): void {
+    const mode = options.mode ?? 0o755;
+    if (options.recursive) {
+      let current = "";
+      for (const part of components(path, "mkdir")) {
+        current += `/${part}`;
+        const located = this.#locate(current, true);
+        if (located.ino === null) {
+          this.#mkdirAt(this.#parentDir(located, current, "mkdir"), located.name, mode);
+        } else if (this.#inode(located.ino).kind !== "dir") {
+          throw fsError("ENOTDIR", current, "mkdir", "it is not a directory");
+        }
+      }
+      return;
+    }
+    const located = this.#locate(path, false);
+    if (located.ino !== null) throw fsError("EEXIST", path, "mkdir", "it already exists");
+    this.#mkdirAt(this.#parentDir(located, path, "mkdir"), located.name, mode);
+  }
+
+  /** The names in a directory, sorted by UTF-8 bytes. */
+  readdir(path: string): string[] {
+    const ino = this.#existing(path, true, "list");
+    if (this.#inode(ino).kind !== "dir") {
+      throw fsError("ENOTDIR", path, "list", "it is not a directory");
+    }
+    return this.#sql.exec("SELECT name FROM ws_dirent WHERE parent = ?", ino)
+      .map((row) => String(row.name)).sort(compareUtf8);
+  }
+
+  /** Removes a file or symlink (not a directory). */
+  unlink(path: string): void {
+    const located = this.#locate(path, false);
+    if (located.ino === null) throw fsError("ENOENT", path, "remove", "no such file");
+    if (this.#inode(located.ino).kind === "dir") {
+      throw fsError("EISDIR", path, "remove", "it is a directory; remove it with rmdir");
+    }
+    this.#unlink(located.parent!, located.name, located.ino);
+  }
+
+  /** Removes an empty directory. */
+  rmdir(path: string): void {
+    const located = this.#locate(path, false);
+    if (located.ino === null) throw fsError("ENOENT", path, "remove", "no such directory");
+    if (located.parent === null) throw fsError("EINVAL", path, "remove", "it is the root");
+    if (this.#inode(located.ino).kind !== "dir") {
+      throw fsError("ENOTDIR", path, "remove", "it is not a directory");
+    }
+    if (this.#sql.exec("SELECT 1 FROM ws_dirent WHERE parent = ? LIMIT 1", located.ino).length) {
+      throw fsError("ENOTEMPTY", path, "remove", "the directory is not empty");
+    }
+    this.#unlink(located.parent, located.name, located.ino);
+  }
+
+  /** Renames `from` to `to`, replacing a compatible `to` as POSIX rename does. */
+  rename(from: string, to: string): void {
+    const source = this.#locate(from, false);
+    if (source.ino === null) throw fsError("ENOENT", from, "rename", "no such file or directory");
+    if (source.parent === null) throw fsError("EINVAL", from, "rename", "it is the root");
+    const target = this.#locate(to, false);
+    const targetParent = this.#parentDir(target, to, "rename");
+    const kind = this.#inode(source.ino).kind;
+    if (kind === "dir" && this.#isWithin(targetParent, source.ino)) {
+      throw fsError("EINVAL", to, "rename", "a directory cannot move into itself");
+    }
+    if (target.ino !== null) {
+      if (target.ino === source.ino) return;
+      const existing = this.#inode(target.ino);
+      if (existing.kind === "dir") {
+        if (kind !== "dir") throw fsError("EISDIR", to, "rename", "it is a directory");
+        if (this.#sql.exec("SELECT 1 FROM ws_dirent WHERE parent = ? LIMIT 1", target.ino).length) {
+          throw fsError("ENOTEMPTY", to, "rename", "the directory is not empty");
+        }
+      } else if (kind === "dir") {
+        throw fsError("ENOTDIR", to, "rename", "it is not a directory");
+      }
+      this.#unlink(targetParent, target.name, target.ino);
+    }
+    this.#sql.exec(
+      "DELETE FROM ws_dirent WHERE parent = ? AND name = ?",
+      source.parent,
+      source.name,
+    );
+    this.#markDirty(source.parent);
+    if (kind === "dir") this.#adjustLinks(source.parent, -1);
+    this.#link(targetParent, target.name, source.ino);
+  }
+
+  /** Creates a symlink at `path` whose target is kept verbatim. */
+  symlink(target: string, path: string): void {
+    if (target === "" || target.includes("\0")) {
+      throw fsError("EINVAL", path, "link", "the target is empty or holds a NUL byte");
+    }
+    const located = this.#locate(path, false);
+    if (located.ino !== null) throw fsError("EEXIST", path, "link", "it already exists");
+    const parent = this.#parentDir(located, path, "link");
+    const ino = this.#newInode("symlink", 0o777, target);
+    this.#link(parent, located.name, ino);
+  }
+
+  /** The verbatim target of a symlink. */
+  readlink(path: string): string {
+    const inode = this.#inode(this.#existing(path, false, "read link"));
+    if (inode.kind !== "symlink") throw fsError("EINVAL", path, "read link", "it is not a symlink");
+    return inode.target!;
+  }
+
+  /** Adds a hard link `path` to the file `existing`. */
+  link(existing: string, path: string): void {
+    const ino = this.#existing(existing, false, "link");
+    if (this.#inode(ino).kind === "dir") {
+      throw fsError("EPERM", existing, "link", "directories cannot be hard-linked");
+    }
+    const located = this.#locate(path, false);
+    if (located.ino !== null) throw fsError("EEXIST", path, "link", "it already exists");
+    this.#link(this.#parentDir(located, path, "link"), located.name, ino);
+    this.#sql.exec("UPDATE ws_inode SET nlink = nlink + 1 WHERE ino = ?", ino);
+  }
+
+  /** Changes permission bits. */
+  chmod(path: string, mode: number): void {
+    if (!Number.isInteger(mode) || mode < 0 || mode > 0o7777) {
+      throw fsError("EINVAL", path, "chmod", "the mode is out of range");
+    }
+    const ino = this.#existing(path, true, "chmod");
+    this.#sql.exec("UPDATE ws_inode SET mode = ?, hash = NULL WHERE ino = ?", mode, ino);
+    this.#markParentsDirty(ino);
+  }
+
+  // ---- internals
+
+  #statOf(ino: number): WorkspaceStat {
+    const inode = this.#inode(ino);
+    return { ino, kind: inode.kind, mode: inode.mode, size: inode.size, nlink: inode.nlink };
+  }
+
+  #existing(path: string, follow: boolean, action: string): number {
+    const located = this.#locate(path, follow);
+    if (located.ino === null) throw fsError("ENOENT", path, action, "no such file or directory");
+    return located.ino;
+  }
+
+  #parentDir(located: Located, path: string, action: string): number {
+    if (located.parent === null) throw fsError("EEXIST", path, action, "it is the root");
+    return located.parent;
+  }
+
+  /** Resolves `path`: the inode it names (or null), its directory and its last name. */
+  #locate(path: string, followLast: boolean): Located {
+    const queue = components(path, "resolve");
+    const stack: number[] = [ROOT_INO];
+    const names: string[] = [""];
+    let hops = 0;
+    while (queue.length > 0) {
+      const part = queue.shift()!;
+      if (part === ".") continue;
+      if (part === "..") {
+        if (stack.length > 1) {
+          stack.pop();
+          names.pop();
+        }
+        continue;
+      }
+      const dir = stack[stack.length - 1];
+      if (this.#inode(dir).kind !== "dir") {
+        throw fsError("ENOTDIR", path, "resolve", "a component is not a directory");
+      }
+      const row =
+        this.#sql.exec("SELECT ino FROM ws_dirent WHERE parent = ? AND name = ?", dir, part)[0];
+      if (!row) {
+        if (queue.length === 0) return { parent: dir, name: part, ino: null };
+        throw fsError("ENOENT", path, "resolve", "a directory on the way does not exist");
+      }
+      const ino = Number(row.ino);
+      const inode = this.#inode(ino);
+      if (inode.kind === "symlink" && (queue.length > 0 || followLast)) {
+        if (++hops > MAX_SYMLINK_HOPS) {
+          throw fsError("ELOOP", path, "resolve", "too many levels of symbolic links");
+        }
+        const target = inode.target!;
+        if (target.startsWith("/")) stack.length = 1;
+        queue.unshift(...target.split("/").filter((segment) => segment !== ""));
+        continue;
+      }
+      stack.push(ino);
+      names.push(part);
+    }
+    const ino = stack[stack.length - 1];
+    return {
+      parent: stack.length > 1 ? stack[stack.length - 2] : null,
+      name: names[names.length - 1],
+      ino,
+    };
+  }
+
+  #inode(ino: number): InodeRow {
+    const row = this.#sql.exec("SELECT * FROM ws_inode WHERE ino = ?", ino)[0];
+    if (!row) throw new Error(`Workspace inode ${ino} is missing; the database is damaged`);
+    return row as unknown as InodeRow;
+  }
+
+  #chunk(hash: string): Uint8Array {
+    const row = this.#sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0];
+    if (!row) throw new Error(`Workspace chunk ${hash} is missing; the database is damaged`);
+    return row.data as Uint8Array;
+  }
+
+  #newInode(kind: InodeKind, mode: number, target: string | null): number {
+    this.#sql.exec(
+      "INSERT INTO ws_inode (kind, mode, size, target, chunks, nlink, hash) " +
+        "VALUES (?, ?, ?, ?, NULL, ?, NULL)",
+      kind,
+      mode,
+      target === null ? 0 : new TextEncoder().encode(target).length,
+      target,
+      kind === "dir" ? 2 : 1,
+    );
+    return Number(this.#sql.exec("SELECT last_insert_rowid() AS ino")[0].ino);
+  }
+
+  #mkdirAt(parent: number, name: string, mode: number): void {
+    const ino = this.#newInode("dir", mode, null);
+    this.#link(parent, name, ino);
+    this.#adjustLinks(parent, 1);
+  }
+
+  #setContent(ino: number, data: Uint8Array): void {
+    const hashes: string[] = [];
+    for (let offset = 0; offset < data.length; offset += CHUNK_SIZE) {
+      const chunk = data.subarray(offset, Math.min(offset + CHUNK_SIZE, data.length));
+      const hash = sha256Hex(chunk);
+      this.#sql.exec("INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?)", hash, chunk);
+      hashes.push(hash);
+    }
+    this.#sql.exec(
+      "UPDATE ws_inode SET size = ?, chunks = ?, hash = NULL WHERE ino = ?",
+      data.length,
+      JSON.stringify(hashes),
+      ino,
+    );
+    this.#markParentsDirty(ino);
+  }
+
+  #link(parent: number, name: string, ino: number): void {
+    if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
+      throw fsError("EINVAL", name, "create", "the name is not a valid file name");
+    }
+    this.#sql.exec("INSERT INTO ws_dirent (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
+    this.#markDirty(parent);
+  }
+
+  #unlink(parent: number, name: string, ino: number): void {
+    const kind = this.#inode(ino).kind;
+    this.#sql.exec("DELETE FROM ws_dirent WHERE parent = ? AND name = ?", parent, name);
+    this.#markDirty(parent);
+    if (kind === "dir") {
+      this.#adjustLinks(parent, -1);
+      this.#sql.exec("DELETE FROM ws_inode WHERE ino = ?", ino);
+      return;
+    }
+    this.#sql.exec("UPDATE ws_inode SET nlink = nlink - 1 WHERE ino = ?", ino);
+    this.#sql.exec("DELETE FROM ws_inode WHERE ino = ? AND nlink <= 0", ino);
+  }
+
+  #adjustLinks(dir: number, delta: number): void {
+    this.#sql.exec("UPDATE ws_inode SET nlink = nlink + ? WHERE ino = ?", delta, dir);
+  }
+
+  #isWithin(dir: number, ancestor: number): boolean {
+    for (let current: number | undefined = dir; current !== undefined;) {
+      if (current === ancestor) return true;
+      if (current === ROOT_INO) return false;
+      const row: SqlRow | undefined = this.#sql.exec(
+        "SELECT parent FROM ws_dirent WHERE ino = ? LIMIT 1",
+        current,
+      )[0];
+      current = row ? Number(row.parent) : undefined;
+    }
+    return false;
+  }
+
+  /** Marks a directory and its ancestors dirty, stopping at one already dirty. */
+  #markDirty(dir: number): void {
+    let current: number | undefined = dir;
+    while (current !== undefined) {
+      const changed = this.#sql.exec(
+        "UPDATE ws_inode SET hash = NULL WHERE ino = ? AND hash IS NOT NULL RETURNING ino",
+        current,
+      );
+      if (changed.length === 0 || current === ROOT_INO) return;
+      const row: SqlRow | undefined = this.#sql.exec(
+        "SELECT parent FROM ws_dirent WHERE ino = ? LIMIT 1",
+        current,
+      )[0];
+      current = row ? Number(row.parent) : undefined;
+    }
+  }
+
+  /** Marks every directory holding `ino` (hard links included) dirty. */
+  #markParentsDirty(ino: number): void {
+    for (const row of this.#sql.exec("SELECT DISTINCT parent FROM ws_dirent WHERE ino = ?", ino)) {
+      this.#markDirty(Number(row.parent));
+    }
+  }
+}
+
+function components(path: string, action: string): string[] {
+  if (!path.startsWith("/")) {
+    throw fsError("EINVAL", path, action, "Workspace paths are absolute");
+  }
+  if (path.includes("\0")) throw fsError("EINVAL", path, action, "the path holds a NUL byte");
+  return path.split("/").filter((part) => part !== "");
+}
+
+function parseChunks(text: string | null): string[] {
+  return text === null ? [] : JSON.parse(text) as string[];
+}
+
+function fsError(
+  code: FileSystemErrorCode,
+  path: string,
+  action: string,
+  why: string,
+): FileSystemError {
+  return new FileSystemError(code, path, `Cannot ${action} "${path}": ${why} (${code})`);
+}
+
+const utf8 = new TextEncoder();
+
+/** Orders strings by their UTF-8 bytes (root format 1's entry order). */
+export function compareUtf8(a: string, b: string): number {
+  const x = utf8.encode(a);
+  const y = utf8.encode(b);
+  const length = Math.min(x.length, y.length);
+  for (let i = 0; i < length; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}

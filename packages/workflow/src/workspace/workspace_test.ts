@@ -1,0 +1,219 @@
+import { FileSystemError } from "@xmd/core";
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
+import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
+import { forgetHashes, publishRoot } from "./publish-root.ts";
+import { fileObject, objectHash, treeObject } from "./root-format.ts";
+import { verifyRoot } from "./verify-root.ts";
+import { Workspace } from "./workspace.ts";
+
+const text = (value: string) => new TextEncoder().encode(value);
+const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function workspace(): Workspace {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  seam.transaction(() => Workspace.initialize(seam));
+  return new Workspace(seam);
+}
+
+function refuses(action: () => unknown, code: string): void {
+  assert.throws(action, (error) => error instanceof FileSystemError && error.code === code);
+}
+
+/** Runs `action` the way an effect does: in a savepoint that a refusal rolls back. */
+function inSavepoint(ws: Workspace, action: () => void): void {
+  ws.sql.transaction(() => ws.sql.transaction(action));
+}
+
+Deno.test("workspace: files and directories round-trip", () => {
+  const ws = workspace();
+  ws.mkdir("/release/notes", { recursive: true });
+  ws.writeFile("/release/VERSION", text("1.4.0"));
+  ws.writeFile("/release/notes/a.md", text("# A\n"), { mode: 0o600 });
+  assert.equal(decode(ws.readFile("/release/VERSION")), "1.4.0");
+  assert.deepEqual(ws.readdir("/release"), ["VERSION", "notes"]);
+  assert.deepEqual(ws.readdir("/"), ["release"]);
+  assert.equal(ws.stat("/release/notes/a.md").mode, 0o600);
+  assert.equal(ws.stat("/release/notes/a.md").size, 4);
+  assert.equal(ws.stat("/release").kind, "dir");
+  ws.writeFile("/release/VERSION", text("1.5.0"));
+  assert.equal(decode(ws.readFile("/release/VERSION")), "1.5.0");
+  assert.equal(decode(ws.readFile("/release/notes/../VERSION")), "1.5.0");
+  assert.equal(decode(ws.readFile("/../../release/VERSION")), "1.5.0", ".. stops at /");
+});
+
+Deno.test("workspace: POSIX refusals carry their codes", () => {
+  const ws = workspace();
+  ws.mkdir("/d");
+  ws.writeFile("/d/f", text("x"));
+  refuses(() => ws.readFile("/missing"), "ENOENT");
+  refuses(() => ws.readFile("/d"), "EISDIR");
+  refuses(() => ws.writeFile("/d", text("x")), "EISDIR");
+  refuses(() => ws.writeFile("/missing/f", text("x")), "ENOENT");
+  refuses(() => ws.readFile("/d/f/g"), "ENOTDIR");
+  refuses(() => ws.mkdir("/d"), "EEXIST");
+  refuses(() => ws.rmdir("/d"), "ENOTEMPTY");
+  refuses(() => ws.rmdir("/d/f"), "ENOTDIR");
+  refuses(() => ws.unlink("/d"), "EISDIR");
+  refuses(() => ws.readlink("/d/f"), "EINVAL");
+  refuses(() => ws.link("/d", "/e"), "EPERM");
+  refuses(() => ws.readFile("relative"), "EINVAL");
+  refuses(() => ws.rename("/d", "/d/inner"), "EINVAL");
+  refuses(() => ws.rmdir("/"), "EINVAL");
+});
+
+Deno.test("workspace: a refusal inside a savepoint changes nothing", () => {
+  const ws = workspace();
+  ws.writeFile("/keep", text("k"));
+  const root = ws.sql.transaction(() => publishRoot(ws.sql));
+  assert.throws(() =>
+    inSavepoint(ws, () => {
+      ws.writeFile("/new", text("n"));
+      ws.readFile("/missing");
+    })
+  );
+  assert.equal(ws.exists("/new"), false);
+  assert.equal(ws.sql.transaction(() => publishRoot(ws.sql)), root);
+});
+
+Deno.test("workspace: symlinks keep their target verbatim and resolve boundedly", () => {
+  const ws = workspace();
+  ws.mkdir("/a/b", { recursive: true });
+  ws.writeFile("/a/b/file", text("data"));
+  ws.symlink("b/file", "/a/rel");
+  ws.symlink("/a/b", "/abs");
+  ws.symlink("../../../../etc/passwd", "/a/escape");
+  assert.equal(ws.readlink("/a/rel"), "b/file");
+  assert.equal(decode(ws.readFile("/a/rel")), "data");
+  assert.equal(decode(ws.readFile("/abs/file")), "data");
+  assert.equal(ws.lstat("/a/rel").kind, "symlink");
+  assert.equal(ws.stat("/a/rel").kind, "file");
+  refuses(() => ws.readFile("/a/escape"), "ENOENT");
+  ws.symlink("/loop2", "/loop1");
+  ws.symlink("/loop1", "/loop2");
+  refuses(() => ws.readFile("/loop1"), "ELOOP");
+  ws.symlink("new-target", "/dangling");
+  ws.writeFile("/dangling", text("created"));
+  assert.equal(decode(ws.readFile("/new-target")), "created");
+  ws.unlink("/abs");
+  assert.equal(ws.exists("/a/b/file"), true, "unlink removes the link, not its target");
+});
+
+Deno.test("workspace: hard links share content until the last link goes", () => {
+  const ws = workspace();
+  ws.writeFile("/one", text("shared"));
+  ws.link("/one", "/two");
+  assert.equal(ws.stat("/one").nlink, 2);
+  ws.writeFile("/two", text("changed"));
+  assert.equal(decode(ws.readFile("/one")), "changed");
+  ws.unlink("/one");
+  assert.equal(decode(ws.readFile("/two")), "changed");
+  assert.equal(ws.stat("/two").nlink, 1);
+});
+
+Deno.test("workspace: rename replaces compatible targets as POSIX does", () => {
+  const ws = workspace();
+  ws.writeFile("/a", text("a"));
+  ws.writeFile("/b", text("b"));
+  ws.rename("/a", "/b");
+  assert.equal(decode(ws.readFile("/b")), "a");
+  assert.equal(ws.exists("/a"), false);
+  ws.mkdir("/d1");
+  ws.writeFile("/d1/x", text("x"));
+  ws.mkdir("/d2");
+  ws.rename("/d1", "/d2");
+  assert.equal(decode(ws.readFile("/d2/x")), "x");
+  ws.mkdir("/full");
+  ws.writeFile("/full/y", text("y"));
+  refuses(() => ws.rename("/d2", "/full"), "ENOTEMPTY");
+  refuses(() => ws.rename("/b", "/full"), "EISDIR");
+  refuses(() => ws.rename("/full", "/b"), "ENOTDIR");
+});
+
+Deno.test("workspace: large files are chunked at 1 MiB and identical chunks are stored once", () => {
+  const ws = workspace();
+  const big = new Uint8Array(2.5 * 1024 * 1024).map((_, i) => i % 251);
+  ws.writeFile("/big", big);
+  ws.writeFile("/copy", big);
+  assert.deepEqual(ws.readFile("/big"), big);
+  assert.equal(ws.sql.exec("SELECT count(*) AS n FROM ws_chunk")[0].n, 3);
+  assert.ok(
+    ws.sql.exec("SELECT max(length(data)) AS n FROM ws_chunk")[0].n as number <= 1024 * 1024,
+  );
+});
+
+Deno.test("root format 1: test vectors", () => {
+  const ws = workspace();
+  const empty = ws.sql.transaction(() => publishRoot(ws.sql));
+  assert.equal(empty, objectHash('{"entries":[],"format":1}'));
+  ws.writeFile("/hello.txt", text("hi\n"));
+  ws.symlink("hello.txt", "/link");
+  const file = fileObject(3, [
+    "98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4",
+  ]);
+  assert.equal(
+    file,
+    '{"chunks":["98ea6e4f216f2fb4b69fff9b3a44842c38686ca685f3f55dc48c5d3fb1107be4"],"format":1,"size":3}',
+  );
+  const tree = treeObject([
+    { name: "link", kind: "symlink", mode: 0o777, ref: "hello.txt" },
+    { name: "hello.txt", kind: "file", mode: 0o644, ref: objectHash(file) },
+  ]);
+  assert.equal(
+    tree,
+    `{"entries":[["hello.txt","file",420,"${
+      objectHash(file)
+    }"],["link","symlink",511,"hello.txt"]],"format":1}`,
+  );
+  assert.equal(ws.sql.transaction(() => publishRoot(ws.sql)), objectHash(tree));
+});
+
+Deno.test("root identity ignores inode numbers and creation order, not modes or names", () => {
+  const a = workspace();
+  a.mkdir("/x");
+  a.writeFile("/x/1", text("one"));
+  a.writeFile("/2", text("two"));
+  const b = workspace();
+  b.writeFile("/2", text("scratch"));
+  b.writeFile("/tmp", text("t"));
+  b.unlink("/tmp");
+  b.writeFile("/2", text("two"));
+  b.mkdir("/x");
+  b.writeFile("/x/1", text("one"));
+  const rootA = a.sql.transaction(() => publishRoot(a.sql));
+  assert.equal(b.sql.transaction(() => publishRoot(b.sql)), rootA);
+  b.chmod("/x/1", 0o600);
+  assert.notEqual(b.sql.transaction(() => publishRoot(b.sql)), rootA);
+});
+
+Deno.test("publication rehashes only the directories on the changed path", () => {
+  const ws = workspace();
+  for (let d = 0; d < 10; d++) {
+    ws.mkdir(`/${d}`);
+    for (let f = 0; f < 10; f++) ws.writeFile(`/${d}/${f}`, text(`${d}${f}`));
+  }
+  ws.sql.transaction(() => publishRoot(ws.sql));
+  ws.writeFile("/3/4", text("changed"));
+  const dirty = ws.sql.exec("SELECT count(*) AS n FROM ws_inode WHERE hash IS NULL")[0].n;
+  assert.equal(dirty, 3, "the file, its directory and the root");
+  const incremental = ws.sql.transaction(() => publishRoot(ws.sql));
+  forgetHashes(ws.sql);
+  assert.equal(ws.sql.transaction(() => publishRoot(ws.sql)), incremental);
+});
+
+Deno.test("verification refuses flipped chunks, altered objects and missing objects", () => {
+  const ws = workspace();
+  ws.mkdir("/d");
+  ws.writeFile("/d/f", text("content"));
+  const root = ws.sql.transaction(() => publishRoot(ws.sql));
+  verifyRoot(ws.sql, root, "run");
+  const chunk = String(ws.sql.exec("SELECT hash FROM ws_chunk")[0].hash);
+  ws.sql.exec("UPDATE ws_chunk SET data = ? WHERE hash = ?", text("CONTENT"), chunk);
+  assert.throws(() => verifyRoot(ws.sql, root, "run"), WorkflowDatabaseCorruptError);
+  ws.sql.exec("UPDATE ws_chunk SET data = ? WHERE hash = ?", text("content"), chunk);
+  verifyRoot(ws.sql, root, "run");
+  ws.sql.exec("UPDATE ws_object SET body = body || ' ' WHERE hash = ?", root);
+  assert.throws(() => verifyRoot(ws.sql, root, "run"), /does not match its hash/);
+  assert.throws(() => verifyRoot(ws.sql, "0".repeat(64), "run"), /is missing/);
+});
