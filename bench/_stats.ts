@@ -109,3 +109,49 @@ export function fixed(value: number, digits: number): string {
     maximumFractionDigits: digits,
   });
 }
+
+/** How long to warm up and sample several functions that share one resource (a disk). */
+export interface InterleavedBudget {
+  /** Untimed calls of each function before sampling. */
+  warmupCalls: number;
+  /** Timed calls of one function in a row before moving to the next. */
+  blockSize: number;
+  /** Timed calls of each function: at least this many… */
+  minSamples: number;
+  /** …until this much time has passed in all… */
+  budgetMs: number;
+  /** …and never more than this many. */
+  maxSamples: number;
+}
+
+/**
+ * Warms each of `fns` up, then times them in alternating blocks of
+ * `blockSize` calls, rotating which goes first each round, so that all of
+ * them see the same machine and disk conditions. Returns their samples in the
+ * order of `fns`.
+ */
+export async function sampleInterleaved(
+  fns: readonly (() => Promise<void> | void)[],
+  budget: InterleavedBudget,
+): Promise<Samples[]> {
+  for (const fn of fns) for (let call = 0; call < budget.warmupCalls; call++) await fn();
+  const ms: number[][] = fns.map(() => []);
+  const start = performance.now();
+  for (
+    let round = 0;
+    ms[0].length < budget.minSamples ||
+    (ms[0].length < budget.maxSamples && performance.now() - start < budget.budgetMs);
+    round++
+  ) {
+    for (let turn = 0; turn < fns.length; turn++) {
+      const index = (round + turn) % fns.length;
+      const fn = fns[index];
+      for (let call = 0; call < budget.blockSize; call++) {
+        const t0 = performance.now();
+        await fn();
+        ms[index].push(performance.now() - t0);
+      }
+    }
+  }
+  return ms.map((samples) => ({ ms: samples }));
+}

@@ -15,6 +15,7 @@ export * from "./src/contracts/run-record.ts";
 export * from "./src/contracts/workflow-errors.ts";
 export type * from "./src/contracts/workflow-host.ts";
 export type { SqlRow, SqlSeam, SqlValue } from "./src/sql/sql-seam.ts";
+export { COMMIT_POINTS, type CommitPoint } from "./src/store/commit-points.ts";
 export {
   FORMAT,
   initializeSchema,

@@ -35,8 +35,11 @@ export interface RunArguments {
 
 const VALUE_FLAGS = new Set(["journal", "replay", "answer", "props"]);
 
-/** Parses the arguments after `run`. */
-export function parseRunArguments(args: readonly string[]): RunArguments {
+/** Parses the arguments after `run` (`command` names it in messages: `xmd workflow start`). */
+export function parseRunArguments(
+  args: readonly string[],
+  command = "xmd run",
+): RunArguments {
   const result: RunArguments = {
     answers: new Map(),
     propOptions: new Map(),
@@ -56,7 +59,7 @@ export function parseRunArguments(args: readonly string[]): RunArguments {
           result.help = true;
           continue;
         }
-        throw new UsageError(`Unknown option "${arg}": run xmd run --help for the options`);
+        throw new UsageError(`Unknown option "${arg}": run ${command} --help for the options`);
       }
       positionals.push(arg);
       continue;
@@ -79,7 +82,7 @@ export function parseRunArguments(args: readonly string[]): RunArguments {
       continue;
     }
     if (!VALUE_FLAGS.has(name)) {
-      throw new UsageError(`Unknown option "--${name}": run xmd run --help for the options`);
+      throw new UsageError(`Unknown option "--${name}": run ${command} --help for the options`);
     }
     if (value === undefined) {
       value = args[++index];
@@ -116,7 +119,7 @@ export function parseRunArguments(args: readonly string[]): RunArguments {
   }
   if (positionals.length > 1) {
     throw new UsageError(
-      `Too many arguments (${positionals.length}): xmd run takes one document path`,
+      `Too many arguments (${positionals.length}): ${command} takes one document path`,
     );
   }
   if (positionals.length === 1) {

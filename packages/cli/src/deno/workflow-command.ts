@@ -3,7 +3,7 @@
  *
  * ```
  * xmd workflow start [--id=<run-id>] [--props-*=…] <document.md[#target]>
- * xmd workflow resume <run-id>
+ * xmd workflow resume [--no-secret-detection] <run-id>
  * xmd workflow answer [--no-secret-detection] <run-id> <suspension-id> <json>
  * xmd workflow status <run-id> [--json]
  * xmd workflow list [--status=<status>] [--json]
@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { loadProgram, resolveProps } from "@xmd/core";
+import { formatPropsHelp, loadProgram, resolveProps } from "@xmd/core";
 import {
   checkWorkflowSupport,
   type ExecutionIo,
@@ -33,7 +33,13 @@ import type { CommandIo } from "./command-io.ts";
 import { hostSourceReader, readDocument } from "./host-documents.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
-import { formatHistory, formatList, formatStatus, inspectionJson } from "./workflow-format.ts";
+import {
+  describeStop,
+  formatHistory,
+  formatList,
+  formatStatus,
+  inspectionJson,
+} from "./workflow-format.ts";
 
 /** Usage of `xmd workflow`. */
 export const WORKFLOW_USAGE = `Usage: xmd workflow <command> [options]
@@ -42,8 +48,9 @@ Runs documents as retained, resumable workflow runs, stored under
 XMD_WORKFLOW_RUNS (an absolute folder) or ~/.xmd/runs.
 
 Commands:
-  start [--id=<run-id>] [--props-<name>=<value>]… <document.md[#Section/Sub]>
-  resume <run-id>
+  start [--id=<run-id>] [--props-<name>=<value>]… [--no-secret-detection]
+        <document.md[#Section/Sub]>
+  resume [--no-secret-detection] <run-id>
   answer [--no-secret-detection] <run-id> <suspension-id> <json>
   status <run-id> [--json]
   list [--status=<status>] [--json]
@@ -88,6 +95,10 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
     io.stdout(WORKFLOW_USAGE + "\n");
     return command === undefined ? 1 : 0;
   }
+  if (command !== "start" && (rest.includes("--help") || rest.includes("-h"))) {
+    io.stdout(WORKFLOW_USAGE + "\n");
+    return 0;
+  }
   const host = new LocalWorkflowHost(runsFolder(io.env));
   const flags = new Set(rest.filter((arg) => arg.startsWith("--")));
   const positionals = rest.filter((arg) => !arg.startsWith("--"));
@@ -96,9 +107,10 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
     case "start":
       return await start(host, rest, io);
     case "resume": {
-      onlyFlags(command, flags, []);
+      onlyFlags(command, flags, ["--no-secret-detection"]);
       const [id] = exactly(command, positionals, ["<run-id>"]);
-      return finish(await host.resume(id, executionIo(io)), io);
+      const secretDetection = secretDetectionOf(flags, io);
+      return await finish(host, await host.resume(id, { ...executionIo(io), secretDetection }), io);
     }
     case "answer": {
       onlyFlags(command, flags, ["--no-secret-detection"]);
@@ -115,8 +127,7 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
           `Cannot read the answer: it is not valid JSON. Quote it for the shell, e.g. '{"ok":true}' or '"text"'`,
         );
       }
-      const secretDetection = !flags.has("--no-secret-detection");
-      if (!secretDetection) io.stderr("xmd: warning: secret detection is off for this command\n");
+      const secretDetection = secretDetectionOf(flags, io);
       await host.answer(id, suspensionId, value, secretDetection);
       io.stdout(
         `answered ${suspensionId} of run ${id}; continue it with: xmd workflow resume ${id}\n`,
@@ -202,13 +213,17 @@ async function start(host: LocalWorkflowHost, args: readonly string[], io: Comma
     if (arg.startsWith("--id=")) id = arg.slice("--id=".length);
     else rest.push(arg);
   }
-  const options = parseRunArguments(rest);
+  const options = parseRunArguments(rest, "xmd workflow start");
   if (options.journal !== undefined || options.replay !== undefined || options.answers.size > 0) {
     throw new UsageError(
       "Options --journal, --replay and --answer belong to xmd run: a workflow run keeps its own journal and is answered with xmd workflow answer",
     );
   }
   if (!options.document) {
+    if (options.help) {
+      io.stdout(WORKFLOW_USAGE + "\n");
+      return 0;
+    }
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
   }
   const document = await readDocument(io.cwd, options.document);
@@ -217,17 +232,28 @@ async function start(host: LocalWorkflowHost, args: readonly string[], io: Comma
     hostSourceReader(document.folder),
     { target: options.target },
   );
+  if (options.help) {
+    io.stdout(
+      `Usage: xmd workflow start [--id=<run-id>] [options] ${options.document}${
+        options.target ? `#${options.target}` : ""
+      }\n\nProps:\n${formatPropsHelp(program.root.props)}\n`,
+    );
+    return 0;
+  }
   checkWorkflowSupport(program);
   const props = resolveProps(program.root.props, {
     options: options.propOptions,
     propsJson: options.propsJson,
     env: io.env,
   });
+  if (options.noSecretDetection) {
+    io.stderr("xmd: warning: secret detection is off for this command\n");
+  }
   const report = await host.start(
     { id, program, target: options.target, props },
     { ...executionIo(io), secretDetection: !options.noSecretDetection },
   );
-  return finish(report, io);
+  return await finish(host, report, io);
 }
 
 function executionIo(io: CommandIo): ExecutionIo {
@@ -239,9 +265,33 @@ function executionIo(io: CommandIo): ExecutionIo {
   };
 }
 
-function finish(report: ExecutionReport, io: CommandIo): number {
+/** Whether `--no-secret-detection` left the gate on; warns when it did not. */
+function secretDetectionOf(flags: Set<string>, io: CommandIo): boolean {
+  if (!flags.has("--no-secret-detection")) return true;
+  io.stderr("xmd: warning: secret detection is off for this command\n");
+  return false;
+}
+
+async function finish(
+  host: LocalWorkflowHost,
+  report: ExecutionReport,
+  io: CommandIo,
+): Promise<number> {
   io.stderr(`workflow status: ${report.status}\n`);
   if (report.failure) io.stderr(`xmd: ${report.failure}\n`);
+  if (report.status === "failed" && !report.failure) {
+    // Stopped by the host (divergence, secret, storage): the reason is in the record.
+    const { record } = await host.inspect(report.id);
+    io.stderr(`xmd: run ${report.id} failed: ${describeStop(record.stopReason)}\n`);
+  }
+  if (report.status === "failed") {
+    io.stderr(`Run ${report.id} cannot be resumed: start a new run to try again\n`);
+  }
+  if (report.status === "cancelled") {
+    io.stderr(
+      `Run ${report.id} was cancelled; it cannot be resumed: start a new run to do it again\n`,
+    );
+  }
   const pending = report.pendingSuspension;
   if (report.status === "suspended" && pending) {
     if (pending.answered) {

@@ -31,6 +31,8 @@ function describe(code: FileSystemErrorCode, missing: MissingKind): string {
       return "the directory is not empty";
     case "EINVAL":
       return "invalid argument";
+    case "EPERM":
+      return "operation not permitted";
   }
 }
 

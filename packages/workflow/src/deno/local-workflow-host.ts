@@ -163,6 +163,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     }
     const gate = secretDetection ? createSecretGate() : disabledSecretGate;
     await gate.check(JSON.stringify(value), `the answer to ${suspensionId}`);
+    store.verify();
     store.storeAnswer(suspensionId, value);
   }
 
@@ -211,6 +212,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     using _lock = await ExecutorLock.acquire(`${path}.lock`, id);
     using seam = await this.#open(path, id);
     const store = new RunStore(seam, `run "${id}"`);
+    store.verify();
     store.recoverStale();
     store.cancel();
   }
@@ -222,7 +224,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     using _lock = await ExecutorLock.acquire(`${path}.lock`, id);
     {
       // Recognize it first: a foreign file under a run's name is not deleted.
-      using _seam = await this.#open(path, id);
+      using _seam = await this.#open(path, id, { run: false });
     }
     for (const suffix of ["-wal", "-shm", ""]) {
       await Deno.remove(`${path}${suffix}`).catch((error) => {
@@ -233,6 +235,11 @@ export class LocalWorkflowHost implements WorkflowHost {
   }
 
   async #continue(store: RunStore, io: ExecutionIo, lock: ExecutorLock): Promise<ExecutionReport> {
+    const found = store.record().status;
+    if (found === "running" || found === "suspended" || found === "interrupted") {
+      // A write follows (stale recovery, a new execution): a damaged run is refused unchanged.
+      store.verify();
+    }
     store.recoverStale();
     const record = store.record();
     switch (record.status) {
@@ -262,6 +269,15 @@ export class LocalWorkflowHost implements WorkflowHost {
       case "suspended": {
         const pending = store.pendingSuspension();
         if (pending && !pending.answered) return report(store, null);
+        if (pending && io.secretDetection !== false) {
+          // An answer accepted with --no-secret-detection would otherwise be
+          // refused by the journal's gate mid-execution and fail the run for
+          // good; refusing here leaves it suspended, to resume with the flag.
+          await createSecretGate().check(
+            JSON.stringify(store.answer(pending.suspensionId)),
+            `the answer to ${pending.suspensionId}`,
+          );
+        }
         break;
       }
     }
@@ -299,10 +315,18 @@ export class LocalWorkflowHost implements WorkflowHost {
     );
   }
 
-  async #open(path: string, id: string) {
+  /** Opens run `id`'s database; unless `run` is false, one whose run was never created is not found. */
+  async #open(path: string, id: string, { run = true } = {}) {
     const opened = await openRunDatabase(path, `run "${id}"`, { create: false });
     if (!opened) {
       throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
+    }
+    if (run && !new RunStore(opened.seam, `run "${id}"`).hasRun()) {
+      // `start` stopped between initializing the database and creating the run.
+      opened.seam[Symbol.dispose]();
+      throw new RunNotFoundError(
+        `Cannot find run "${id}": its start did not finish. Start it again with xmd workflow start --id=${id}`,
+      );
     }
     return opened.seam;
   }

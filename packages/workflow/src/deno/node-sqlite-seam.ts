@@ -3,46 +3,62 @@
  * database. Statements are prepared once and cached; the outermost
  * transaction is `BEGIN IMMEDIATE` (the write lock is taken up front, so a
  * transaction never fails half-way for lack of it), nested ones are
- * savepoints.
+ * savepoints. SQLite's own corruption reports (`SQLITE_CORRUPT`,
+ * `SQLITE_NOTADB`), wherever they surface, become
+ * `WorkflowDatabaseCorruptError`: damage found late is as typed as damage
+ * found at open.
  *
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
+
+const SQLITE_CORRUPT = 11;
+const SQLITE_NOTADB = 26;
 
 /** A `SqlSeam` over one `node:sqlite` connection. */
 export class NodeSqliteSeam implements SqlSeam, Disposable {
   readonly #db: DatabaseSync;
+  readonly #where: string;
   readonly #statements = new Map<string, StatementSync>();
   #depth = 0;
 
-  /** Wraps an open connection; the seam owns it from now on. */
-  constructor(db: DatabaseSync) {
+  /**
+   * Wraps an open connection; the seam owns it from now on. `where` names the
+   * database in messages.
+   */
+  constructor(db: DatabaseSync, where = "the run database") {
     this.#db = db;
+    this.#where = where;
   }
 
   /** Runs one statement. */
   exec(sql: string, ...params: SqlValue[]): SqlRow[] {
-    let statement = this.#statements.get(sql);
-    if (!statement) {
-      statement = this.#db.prepare(sql);
-      this.#statements.set(sql, statement);
+    try {
+      let statement = this.#statements.get(sql);
+      if (!statement) {
+        statement = this.#db.prepare(sql);
+        this.#statements.set(sql, statement);
+      }
+      return statement.all(...params) as SqlRow[];
+    } catch (error) {
+      throw this.#typed(error);
     }
-    return statement.all(...params) as SqlRow[];
   }
 
   /** Runs `fn` in a transaction, or in a savepoint when one is open. */
   transaction<T>(fn: () => T): T {
     const depth = this.#depth;
     const savepoint = `xmd_${depth}`;
-    this.#db.exec(depth === 0 ? "BEGIN IMMEDIATE" : `SAVEPOINT ${savepoint}`);
+    this.#control(depth === 0 ? "BEGIN IMMEDIATE" : `SAVEPOINT ${savepoint}`);
     this.#depth++;
     try {
       const result = fn();
       if (result instanceof Promise) {
         throw new TypeError("A SQL transaction must be synchronous");
       }
-      this.#db.exec(depth === 0 ? "COMMIT" : `RELEASE ${savepoint}`);
+      this.#control(depth === 0 ? "COMMIT" : `RELEASE ${savepoint}`);
       return result;
     } catch (error) {
       if (depth === 0) {
@@ -55,6 +71,25 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     } finally {
       this.#depth = depth;
     }
+  }
+
+  #control(sql: string): void {
+    try {
+      this.#db.exec(sql);
+    } catch (error) {
+      throw this.#typed(error);
+    }
+  }
+
+  #typed(error: unknown): unknown {
+    const code = (error as { errcode?: unknown }).errcode;
+    if (typeof code !== "number") return error;
+    const primary = code & 0xff;
+    if (primary !== SQLITE_CORRUPT && primary !== SQLITE_NOTADB) return error;
+    return new WorkflowDatabaseCorruptError(
+      `Cannot read ${this.#where}: SQLite reports it damaged. It is left as it is`,
+      { cause: error },
+    );
   }
 
   /** Closes the connection. */

@@ -19,6 +19,8 @@ import {
   WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
 import { initializeSchema, recognizeSchema, SCHEMA_VERSION } from "../store/schema.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { withFailpoint } from "./failpoint.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 
 /** `application_id` of an xmd run database: "XMDR". */
@@ -78,8 +80,8 @@ async function checkHeader(path: string, where: string): Promise<void> {
 
 /** An open run database. */
 export interface OpenRunDatabase {
-  /** The SQL seam over its one connection. */
-  seam: NodeSqliteSeam;
+  /** The SQL seam over its one connection (armed when `XMD_FAILPOINT` is set). */
+  seam: SqlSeam & Disposable;
   /** Whether it was just initialized. */
   created: boolean;
 }
@@ -95,7 +97,7 @@ export async function openRunDatabase(
 ): Promise<OpenRunDatabase | undefined> {
   if (await isEmptyFile(path)) {
     if (!options.create) return undefined;
-    const seam = new NodeSqliteSeam(new DatabaseSync(path));
+    const seam = withFailpoint(new NodeSqliteSeam(new DatabaseSync(path), where));
     try {
       initializeSchema(seam, () => {
         seam.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
@@ -109,23 +111,18 @@ export async function openRunDatabase(
     return { seam, created: true };
   }
   await checkHeader(path, where);
-  const seam = new NodeSqliteSeam(new DatabaseSync(path));
+  const seam = withFailpoint(new NodeSqliteSeam(new DatabaseSync(path), where));
   try {
     recognizeSchema(seam, where);
     configure(seam);
   } catch (error) {
     seam[Symbol.dispose]();
-    if (error instanceof Error && /not a database|malformed|corrupt/i.test(error.message)) {
-      throw new WorkflowDatabaseCorruptError(
-        `Cannot open ${where}: SQLite reports it damaged. It is left as it is`,
-      );
-    }
     throw error;
   }
   return { seam, created: false };
 }
 
-function configure(seam: NodeSqliteSeam): void {
+function configure(seam: SqlSeam): void {
   seam.exec("PRAGMA journal_mode = WAL");
   seam.exec("PRAGMA synchronous = FULL");
   seam.exec("PRAGMA busy_timeout = 10000");

@@ -5,8 +5,9 @@
  *
  * Invariants:
  * - A status is settled only after the events that justify it are committed.
- * - A completed journal is replayed with no provider attached and changes
- *   nothing in the store.
+ * - A completed journal is replayed with no provider attached and appends
+ *   nothing; under an execution (its last executor died before settling) only
+ *   the settlement its outcome implies is committed.
  * - An error that must not be journaled (divergence, a secret, storage) ends
  *   the execution as `failed` with a host stop code, then is rethrown.
  *
@@ -73,15 +74,16 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   const stream = new RunJournalStream(store, execution);
   const journal = await Journal.open(stream, options.gate);
   const replayOnly = execution === null;
-  if (!replayOnly && journal.state === "completed") {
-    throw new Error("A completed run cannot begin an execution; this is a bug in xmd");
-  }
+  // Under an execution, a completed journal means the previous executor died
+  // between the root Close and its settlement: the stored outcome is
+  // reproduced without providers, then settled.
+  const detached = replayOnly || journal.state === "completed";
   let outcome: RunOutcome;
   try {
     outcome = await runProgram({
       program,
       props: store.props(),
-      providers: replayOnly ? detachedProviders() : {
+      providers: detached ? detachedProviders() : {
         ...options.providers,
         elicit: {
           suspends: true,

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { CommitPoint } from "../store/commit-points.ts";
 
 /** A value bound to or read from SQL. */
 export type SqlValue = null | number | bigint | string | Uint8Array;
@@ -18,6 +19,10 @@ export type SqlRow = Record<string, SqlValue>;
 export interface SqlSeam {
   /** Runs one statement with positional `?` parameters and returns its rows. */
   exec(sql: string, ...params: SqlValue[]): SqlRow[];
-  /** Runs `fn` atomically: the outermost call is a transaction, nested calls are savepoints. */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` atomically: the outermost call is a transaction, nested calls are
+   * savepoints. `label` names the commit point an outermost call is, for
+   * instrumentation (the local provider's failpoints); a driver may ignore it.
+   */
+  transaction<T>(fn: () => T, label?: CommitPoint): T;
 }

@@ -36,6 +36,7 @@ import {
   WorkflowDatabaseCorruptError,
 } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
+import type { CommitPoint } from "./commit-points.ts";
 
 /** A retained source of the definition. */
 export interface RetainedSource {
@@ -144,7 +145,7 @@ export class RunStore {
         now,
       );
       return 1;
-    });
+    }, "create");
   }
 
   /** Whether the database holds a run. */
@@ -155,7 +156,8 @@ export class RunStore {
   /** The run record. */
   record(): RunRecord {
     const row = this.#runRow();
-    const count = this.#sql.exec("SELECT count(*) AS n FROM event")[0].n;
+    // Event seqs start at 1 and rows are never deleted, so the largest seq is the count.
+    const count = this.#sql.exec("SELECT coalesce(max(seq), 0) AS n FROM event")[0].n;
     return {
       id: row.id,
       document: row.document,
@@ -223,6 +225,24 @@ export class RunStore {
   }
 
   /**
+   * Parses everything an execution reads (record, stop reason, props,
+   * sources, executions, journal, pending answers) and throws
+   * `WorkflowDatabaseCorruptError` at the first damaged row. Writers call it
+   * before their first write, so a damaged run is refused unchanged rather
+   * than half-advanced.
+   */
+  verify(): void {
+    this.pendingSuspension();
+    this.props();
+    this.sources();
+    this.executions();
+    this.events();
+    for (const row of this.#sql.exec("SELECT suspension_id FROM answer")) {
+      this.answer(String(row.suspension_id));
+    }
+  }
+
+  /**
    * Begins a new execution of a `suspended` or `interrupted` run (or closes a
    * stale `running` one as interrupted first). Returns the new execution seq.
    */
@@ -245,7 +265,7 @@ export class RunStore {
         now,
       );
       return seq;
-    });
+    }, "begin-execution");
   }
 
   /** Closes a stale `running` execution (its executor died) as `interrupted`. */
@@ -265,11 +285,15 @@ export class RunStore {
         now,
       );
       return true;
-    });
+    }, "recover-stale");
   }
 
   /** Appends one journal event for `execution`; consumes the answer a `suspension_answer` carries. */
   append(execution: number, event: JournalEvent): number {
+    const point: CommitPoint =
+      event.type === "yield" && event.description.type === "suspension_answer"
+        ? "consume-answer"
+        : "append";
     return this.#sql.transaction(() => {
       this.#checkExecution(execution);
       const now = this.#now();
@@ -291,7 +315,7 @@ export class RunStore {
       );
       this.#sql.exec("UPDATE run SET updated_at = ?", now);
       return Number(this.#sql.exec("SELECT max(seq) AS seq FROM event")[0].seq);
-    });
+    }, point);
   }
 
   /** Ends `execution` with `status` and `stopReason`, atomically. */
@@ -311,7 +335,7 @@ export class RunStore {
         stopReason === null ? null : JSON.stringify(stopReason),
         now,
       );
-    });
+    }, "settle");
   }
 
   /** Cancels a run that is not running and not finished. */
@@ -329,7 +353,7 @@ export class RunStore {
         JSON.stringify({ kind: "host", code: "cancelled" }),
         this.#now(),
       );
-    });
+    }, "cancel");
   }
 
   /** The question a suspended run waits on, or null. */
@@ -388,7 +412,7 @@ export class RunStore {
         JSON.stringify(value),
         this.#now(),
       );
-    });
+    }, "store-answer");
   }
 
   /** The pending answer for `suspensionId`, if one was delivered. */

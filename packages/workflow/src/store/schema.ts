@@ -68,7 +68,7 @@ export function initializeSchema(sql: SqlSeam, stamp?: () => void): void {
       "INSERT INTO xmd_meta (key, value) VALUES ('schema_version', ?)",
       String(SCHEMA_VERSION),
     );
-  });
+  }, "initialize");
 }
 
 /** Whether the database holds no schema at all. */
@@ -90,7 +90,9 @@ export function recognizeSchema(sql: SqlSeam, where: string): void {
       present.set(row.name, String(row.sql));
     }
   }
-  if (!present.has("xmd_meta")) {
+  // A foreign table that happens to be named xmd_meta is not ours either.
+  const metaSql = TABLES.find((table) => table.name === "xmd_meta")?.sql;
+  if (present.get("xmd_meta") !== metaSql) {
     throw new WorkflowDatabaseFormatError(
       `Cannot open ${where}: it is not an xmd run database. Leave it alone or remove it`,
     );

@@ -1,0 +1,80 @@
+/**
+ * End-to-end startup: `xmd workflow start` as a real subprocess on a tiny
+ * document that completes (prose and a `<Let>`, no effect but the props), with
+ * its peers in the same run: `xmd run` on the same document and a bare
+ * `deno eval '0'` (the runtime floor).
+ *
+ * Invariant: every timed call is checked to have exited 0 with the rendered
+ * document on stdout (and, for `workflow start`, a completed run), so a
+ * failing start fails the benchmark instead of timing an error path.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../packages/cli/main.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+
+/** The document: it renders `x is 3.` and completes. */
+export const STARTUP_DOCUMENT = [
+  "Hello from the startup bench.",
+  "",
+  '<Let as="x" value={1 + 2} />',
+  "",
+  "x is {x}.",
+  "",
+].join("\n");
+
+const EXPECTED = "x is 3.";
+
+/** The three timed subprocesses over one folder. */
+export interface StartupFixture {
+  /** `xmd workflow start --id=<new> doc.md`, a new run database each call. */
+  workflowStart(): Promise<void>;
+  /** `xmd run doc.md`. */
+  run(): Promise<void>;
+  /** `deno eval '0'`. */
+  denoEval(): Promise<void>;
+}
+
+/** Writes the document into `dir` and keeps the runs under `dir/runs`. */
+export async function createStartupFixture(dir: string): Promise<StartupFixture> {
+  await Deno.writeTextFile(`${dir}/doc.md`, STARTUP_DOCUMENT);
+  let runs = 0;
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+    INIT_CWD: dir,
+    XMD_WORKFLOW_RUNS: `${dir}/runs`,
+    NO_COLOR: "1",
+  };
+  const spawn = async (args: string[], what: string, expect: (out: string) => boolean) => {
+    const output = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: dir,
+      clearEnv: true,
+      env,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    const stdout = decoder.decode(output.stdout);
+    const stderr = decoder.decode(output.stderr);
+    if (output.code !== 0 || !expect(stdout + stderr)) {
+      throw new Error(`Cannot benchmark ${what}: exit ${output.code}\n${stdout}${stderr}`);
+    }
+  };
+  const xmd = ["run", "--allow-all", "--quiet", `--config=${CONFIG}`, MAIN];
+  return {
+    workflowStart: () =>
+      spawn(
+        [...xmd, "workflow", "start", `--id=bench-${Date.now()}-${++runs}`, "doc.md"],
+        "xmd workflow start",
+        (out) => out.includes(EXPECTED) && out.includes("workflow status: completed"),
+      ),
+    run: () => spawn([...xmd, "run", "doc.md"], "xmd run", (out) => out.includes(EXPECTED)),
+    denoEval: () => spawn(["eval", "0"], "deno eval", () => true),
+  };
+}

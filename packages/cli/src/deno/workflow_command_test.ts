@@ -1,0 +1,821 @@
+import assert from "node:assert/strict";
+import { sha256Hex } from "@xmd/core";
+import { ExecutorLock } from "@xmd/workflow/deno";
+import { runXmd, type XmdResult } from "./_run-xmd.ts";
+
+/** A working folder with documents, and a runs folder the commands use. */
+interface Sandbox {
+  /** Where documents are and commands run. */
+  cwd: string;
+  /** `XMD_WORKFLOW_RUNS`. */
+  runs: string;
+  /** Runs `xmd workflow <args>`. */
+  xmd(...args: string[]): Promise<XmdResult>;
+  /** The database of run `id`. */
+  db(id: string): string;
+}
+
+async function sandbox(files: Record<string, string> = {}): Promise<Sandbox> {
+  const cwd = await Deno.makeTempDir({ prefix: "xmd-workflow-" });
+  const runs = `${cwd}/runs`;
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${cwd}/${name}`, text);
+  }
+  return {
+    cwd,
+    runs,
+    xmd: (...args) => runXmd(["workflow", ...args], { cwd, env: { XMD_WORKFLOW_RUNS: runs } }),
+    db: (id) => `${runs}/${sha256Hex(id)}.sqlite`,
+  };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What must not change when a command is refused: the database bytes and the history. */
+interface Snapshot {
+  bytes: Uint8Array;
+  history: string;
+}
+
+async function snapshot(box: Sandbox, id: string): Promise<Snapshot> {
+  const bytes = await Deno.readFile(box.db(id));
+  const history = await box.xmd("history", id, "--json");
+  assert.equal(history.code, 0, history.stderr);
+  return { bytes, history: history.stdout };
+}
+
+async function assertUnchanged(box: Sandbox, id: string, before: Snapshot): Promise<void> {
+  assert.deepEqual(await Deno.readFile(box.db(id)), before.bytes, `run ${id}'s database changed`);
+  const history = await box.xmd("history", id, "--json");
+  assert.equal(history.stdout, before.history, `run ${id}'s history changed`);
+}
+
+async function assertSameBytes(box: Sandbox, id: string, before: Snapshot): Promise<void> {
+  assert.deepEqual(await Deno.readFile(box.db(id)), before.bytes, `run ${id}'s database changed`);
+}
+
+/** A refusal: exit 1, nothing on stdout, one `xmd: ` line and no status line or stack. */
+function assertRefused(result: XmdResult, message: string | RegExp): void {
+  assert.equal(result.code, 1, result.stderr);
+  assert.equal(result.stdout, "");
+  if (typeof message === "string") assert.equal(result.stderr, `xmd: ${message}\n`);
+  else assert.match(result.stderr, message);
+  assert.match(result.stderr, /^xmd: /);
+  assert.doesNotMatch(result.stderr, /workflow status:/);
+  assert.doesNotMatch(result.stderr, /^\s+at /m, `stderr holds a stack trace:\n${result.stderr}`);
+  assert.doesNotMatch(result.stderr, /internal error/);
+}
+
+// deno-lint-ignore no-explicit-any
+function json(result: XmdResult): any {
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+const DONE_DOC = "---\nprops:\n  who:\n    type: string\n    default: world\n---\n\n" +
+  "# Done\n\nHello {props.who}.\n";
+
+const ASK_DOC = [
+  "---",
+  "props:",
+  "  who:",
+  "    type: string",
+  "    default: world",
+  "---",
+  "",
+  "# Hello {props.who}",
+  "",
+  '<Elicit as="ok" schema={{ type: "boolean" }}>Proceed, {props.who}?</Elicit>',
+  "",
+  "<If condition={ok}>Approved for {props.who}.</If>",
+  "<Else>Declined.</Else>",
+  "",
+].join("\n");
+
+function question(id: string, suspension: string, text: string, schema: string): string {
+  return `Question (${suspension}): ${text}\nAnswer schema: ${schema}\n` +
+    `Answer with: xmd workflow answer ${id} ${suspension} '<json>'\n`;
+}
+
+const SUSPENDED_R1 = "workflow run: r1\nworkflow status: suspended\n" +
+  question("r1", "ok-2", "Proceed, Ada?", '{"type":"boolean"}');
+
+Deno.test("workflow start runs a document to completion: output on stdout, run and status on stderr", async () => {
+  const box = await sandbox({ "doc.md": DONE_DOC });
+  const named = await box.xmd("start", "--id=r1", "--props-who=Ada", "doc.md");
+  assert.equal(named.stdout, "# Done\n\nHello Ada.\n");
+  assert.equal(named.stderr, "workflow run: r1\nworkflow status: completed\n");
+  assert.equal(named.code, 0);
+
+  const random = await box.xmd("start", "doc.md");
+  assert.equal(random.code, 0, random.stderr);
+  assert.equal(random.stdout, "# Done\n\nHello world.\n");
+  const id = random.stderr.match(/^workflow run: ([A-Za-z0-9]+)\nworkflow status: completed\n$/)
+    ?.[1];
+  assert.ok(id, random.stderr);
+  const status = json(await box.xmd("status", id, "--json"));
+  assert.equal(status.id, id);
+  assert.equal(status.status, "completed");
+  assert.equal(status.document, "doc.md");
+});
+
+Deno.test("an <Elicit> suspends the run; status shows it; answer and resume finish it", async () => {
+  const box = await sandbox({ "doc.md": ASK_DOC });
+  const started = await box.xmd("start", "--id=r1", "--props-who=Ada", "doc.md");
+  assert.equal(started.stdout, "# Hello Ada\n");
+  assert.equal(started.stderr, SUSPENDED_R1);
+  assert.equal(started.code, 2);
+
+  const status = await box.xmd("status", "r1");
+  assert.equal(status.code, 0, status.stderr);
+  assert.equal(status.stderr, "");
+  assert.match(
+    status.stdout,
+    /^run {9}r1\nstatus {6}suspended\ndocument {4}doc\.md\nfrontier {4}2 events committed\n/,
+  );
+  assert.match(status.stdout, /^stopped {5}at event 2$/m);
+  assert.match(status.stdout, /^created {5}(just now|\d+s ago)$/m);
+  assert.match(status.stdout, /^executions {2}1$/m);
+  assert.ok(
+    status.stdout.endsWith(
+      "\nWaiting for an answer to ok-2:\n  question  Proceed, Ada?\n" +
+        '  schema    {"type":"boolean"}\n' +
+        "  answer with: xmd workflow answer r1 ok-2 '<json>'\n",
+    ),
+    status.stdout,
+  );
+  const waiting = json(await box.xmd("status", "r1", "--json"));
+  assert.equal(waiting.status, "suspended");
+  assert.deepEqual(waiting.stopReason, { kind: "journal", eventId: 2 });
+  assert.equal(waiting.eventCount, 2);
+  assert.deepEqual(waiting.pendingSuspension, {
+    suspensionId: "ok-2",
+    question: "Proceed, Ada?",
+    schema: { type: "boolean" },
+    answered: false,
+  });
+  assert.ok(!JSON.stringify(waiting).includes('"Ada"'), "status --json echoed a prop value");
+
+  const answered = await box.xmd("answer", "r1", "ok-2", "true");
+  assert.equal(
+    answered.stdout,
+    "answered ok-2 of run r1; continue it with: xmd workflow resume r1\n",
+  );
+  assert.equal(answered.stderr, "");
+  assert.equal(answered.code, 0);
+  const pending = json(await box.xmd("status", "r1", "--json"));
+  assert.equal(pending.status, "suspended", "answer changed the status");
+  assert.equal(pending.eventCount, 2, "answer appended an event");
+  assert.equal(pending.pendingSuspension.answered, true);
+
+  const resumed = await box.xmd("resume", "r1");
+  assert.equal(resumed.stdout, "# Hello Ada\n\nApproved for Ada.\n");
+  assert.equal(resumed.stderr, "workflow run: r1\nworkflow status: completed\n");
+  assert.equal(resumed.code, 0);
+
+  const history = json(await box.xmd("history", "r1", "--json"));
+  assert.equal(history.status, "completed");
+  assert.equal(history.pendingSuspension, null);
+  assert.deepEqual(
+    history.events.map((event: { id: number; type: string; description?: { type: string } }) => [
+      event.id,
+      event.description?.type ?? event.type,
+    ]),
+    [[1, "props"], [2, "suspension_request"], [3, "suspension_answer"], [4, "close"]],
+  );
+  assert.deepEqual(history.events[2].result, { status: "ok", value: true });
+  assert.deepEqual(
+    history.executions.map((execution: { kind: string; outcome: string }) => [
+      execution.kind,
+      execution.outcome,
+    ]),
+    [["start", "suspended"], ["resume", "completed"]],
+  );
+
+  const human = await box.xmd("history", "r1");
+  assert.equal(human.code, 0, human.stderr);
+  const table = human.stdout.split("\n\n").at(-1)!.trimEnd().split("\n");
+  assert.match(table[0], /^EVENT {2}WHEN {6}COROUTINE {2}KIND {16}WHERE {14}RESULT$/);
+  const rows = table.slice(1).map((line) => line.split(/ {2,}/));
+  assert.deepEqual(rows.map((row) => [row[0], row[2], row[3], row[4], row[5]]), [
+    ["1", "root", "props", "props doc.md", "ok"],
+    ["2", "root", "suspension_request", "Elicit doc.md:10:1", "ok"],
+    ["3", "root", "suspension_answer", "Elicit doc.md:10:1", "ok"],
+    ["4", "root", "close", "-", "ok"],
+  ]);
+  for (const row of rows) assert.match(row[1], /^(just now|\d+s ago)$/);
+  assertColumnsAligned(table);
+  assert.match(human.stdout, /^status {6}completed$/m);
+  assert.match(human.stdout, /^executions {2}2$/m);
+
+  // A completed run replays its whole output and appends nothing.
+  const before = await snapshot(box, "r1");
+  const again = await box.xmd("resume", "r1");
+  assert.equal(again.stdout, "# Hello Ada\n\nApproved for Ada.\n");
+  assert.equal(again.stderr, "workflow run: r1\nworkflow status: completed\n");
+  assert.equal(again.code, 0);
+  await assertUnchanged(box, "r1", before);
+});
+
+/** Every header cell starts at the same column in every row. */
+function assertColumnsAligned(lines: string[]): void {
+  const starts = [...lines[0].matchAll(/\S+/g)].map((match) => match.index!);
+  for (const line of lines.slice(1)) {
+    for (const start of starts.slice(1)) {
+      assert.equal(line.slice(start - 2, start), "  ", `misaligned at ${start}: ${line}`);
+      assert.notEqual(line[start], " ", `misaligned at ${start}: ${line}`);
+    }
+  }
+}
+
+Deno.test("resuming an unanswered run asks the question again and changes nothing", async () => {
+  const box = await sandbox({ "doc.md": ASK_DOC });
+  assert.equal((await box.xmd("start", "--id=r1", "--props-who=Ada", "doc.md")).code, 2);
+  const before = await snapshot(box, "r1");
+  const resumed = await box.xmd("resume", "r1");
+  assert.equal(resumed.stdout, "");
+  assert.equal(resumed.stderr, SUSPENDED_R1);
+  assert.equal(resumed.code, 2);
+  await assertUnchanged(box, "r1", before);
+});
+
+Deno.test("a <Fail> fails the run (exit 1); resume is refused and changes nothing", async () => {
+  const box = await sandbox({
+    "doc.md": 'Before.\n\n<Fail message="Stopped on purpose" />\n\nAfter.\n',
+  });
+  const failedStderr = "workflow run: f1\nworkflow status: failed\n" +
+    "xmd: doc.md:3:1: Stopped on purpose\n" +
+    "Run f1 cannot be resumed: start a new run to try again\n";
+  const started = await box.xmd("start", "--id=f1", "doc.md");
+  assert.equal(started.stdout, "Before.\n");
+  assert.equal(started.stderr, failedStderr);
+  assert.equal(started.code, 1);
+  const status = json(await box.xmd("status", "f1", "--json"));
+  assert.equal(status.status, "failed");
+  assert.deepEqual(status.stopReason, { kind: "journal", eventId: 2 });
+
+  const before = await snapshot(box, "f1");
+  const resumed = await box.xmd("resume", "f1");
+  assert.equal(resumed.stdout, "Before.\n");
+  assert.equal(resumed.stderr, failedStderr);
+  assert.equal(resumed.code, 1);
+  await assertUnchanged(box, "f1", before);
+});
+
+Deno.test("cancel ends a suspended run; resume then exits 3 and answer is refused", async () => {
+  const box = await sandbox({ "doc.md": ASK_DOC });
+  assert.equal((await box.xmd("start", "--id=c1", "doc.md")).code, 2);
+  const cancelled = await box.xmd("cancel", "c1");
+  assert.equal(cancelled.stdout, "cancelled run c1\n");
+  assert.equal(cancelled.stderr, "");
+  assert.equal(cancelled.code, 0);
+  const status = json(await box.xmd("status", "c1", "--json"));
+  assert.equal(status.status, "cancelled");
+  assert.deepEqual(status.stopReason, { kind: "host", code: "cancelled" });
+  assert.equal(status.pendingSuspension, null);
+
+  const before = await snapshot(box, "c1");
+  const resumed = await box.xmd("resume", "c1");
+  assert.equal(resumed.stdout, "");
+  assert.equal(
+    resumed.stderr,
+    "workflow run: c1\nworkflow status: cancelled\n" +
+      "Run c1 was cancelled; it cannot be resumed: start a new run to do it again\n",
+  );
+  assert.equal(resumed.code, 3);
+  await assertSameBytes(box, "c1", before);
+  assertRefused(
+    await box.xmd("answer", "c1", "ok-2", "true"),
+    'Cannot answer run "c1": it is cancelled, not waiting for an answer',
+  );
+  assertRefused(
+    await box.xmd("cancel", "c1"),
+    'Cannot cancel run "c1": it is cancelled; only suspended or interrupted runs can be cancelled',
+  );
+  await assertUnchanged(box, "c1", before);
+});
+
+Deno.test("cancel refuses a completed run and changes nothing", async () => {
+  const box = await sandbox({ "doc.md": DONE_DOC });
+  assert.equal((await box.xmd("start", "--id=d1", "doc.md")).code, 0);
+  const before = await snapshot(box, "d1");
+  assertRefused(
+    await box.xmd("cancel", "d1"),
+    'Cannot cancel run "d1": it is completed; only suspended or interrupted runs can be cancelled',
+  );
+  await assertUnchanged(box, "d1", before);
+});
+
+Deno.test("delete removes the run's files; the run is then unknown", async () => {
+  const box = await sandbox({ "doc.md": ASK_DOC });
+  assert.equal((await box.xmd("start", "--id=d1", "doc.md")).code, 2);
+  assert.equal(await exists(box.db("d1")), true);
+  const deleted = await box.xmd("delete", "d1");
+  assert.equal(deleted.stdout, "deleted run d1\n");
+  assert.equal(deleted.stderr, "");
+  assert.equal(deleted.code, 0);
+  assert.deepEqual(Array.from(Deno.readDirSync(box.runs)), [], "delete left files behind");
+
+  const unknown =
+    `Cannot find run "d1": no such run in ${box.runs}. List runs with xmd workflow list`;
+  assertRefused(await box.xmd("status", "d1"), unknown);
+  assertRefused(await box.xmd("resume", "d1"), unknown);
+  assertRefused(await box.xmd("delete", "d1"), unknown);
+  const list = await box.xmd("list");
+  assert.equal(list.stdout, "No workflow runs.\n");
+  assert.deepEqual(Array.from(Deno.readDirSync(box.runs)), [], "a refusal created files");
+});
+
+Deno.test("list shows every run in an aligned table, filters by --status, and has --json", async () => {
+  const box = await sandbox({
+    "done.md": DONE_DOC,
+    "ask.md": ASK_DOC,
+    "fail.md": '<Fail message="no" />\n',
+  });
+  assert.equal((await box.xmd("start", "--id=a", "done.md")).code, 0);
+  assert.equal((await box.xmd("start", "--id=bb-waiting", "ask.md")).code, 2);
+  assert.equal((await box.xmd("start", "--id=c.failed_run", "fail.md")).code, 1);
+
+  const list = await box.xmd("list");
+  assert.equal(list.code, 0, list.stderr);
+  assert.equal(list.stderr, "");
+  const lines = list.stdout.trimEnd().split("\n");
+  assert.equal(lines[0], "RUN           STATUS     DOCUMENT  EVENTS  UPDATED");
+  assert.deepEqual(lines.slice(1).map((line) => line.split(/ {2,}/).slice(0, 4)), [
+    ["c.failed_run", "failed", "fail.md", "2"],
+    ["bb-waiting", "suspended", "ask.md", "2"],
+    ["a", "completed", "done.md", "2"],
+  ]);
+  assertColumnsAligned(lines);
+  for (const line of lines.slice(1)) assert.match(line, / {2}(just now|\d+s ago)$/);
+
+  const suspended = await box.xmd("list", "--status=suspended");
+  assert.equal(suspended.code, 0, suspended.stderr);
+  assert.deepEqual(suspended.stdout.trimEnd().split("\n").slice(1).map((l) => l.split(" ")[0]), [
+    "bb-waiting",
+  ]);
+  assert.equal((await box.xmd("list", "--status=running")).stdout, "No workflow runs.\n");
+
+  const all = json(await box.xmd("list", "--json"));
+  assert.deepEqual(all.map((run: { id: string; status: string }) => [run.id, run.status]), [
+    ["c.failed_run", "failed"],
+    ["bb-waiting", "suspended"],
+    ["a", "completed"],
+  ]);
+  assert.equal(all[1].pendingSuspension.suspensionId, "ok-2");
+  const completed = json(await box.xmd("list", "--status=completed", "--json"));
+  assert.deepEqual(completed.map((run: { id: string }) => run.id), ["a"]);
+
+  assertRefused(
+    await box.xmd("list", "--status=paused"),
+    'Unknown status "paused": use one of running, suspended, interrupted, completed, failed, cancelled',
+  );
+});
+
+Deno.test("list of a runs folder that does not exist yet is empty and creates nothing", async () => {
+  const box = await sandbox();
+  const list = await box.xmd("list");
+  assert.equal(list.code, 0, list.stderr);
+  assert.equal(list.stdout, "No workflow runs.\n");
+  assert.deepEqual(json(await box.xmd("list", "--json")), []);
+  assert.equal(await exists(box.runs), false);
+});
+
+const TARGET_DOC = "# A\n\nIn A.\n\n# B\n\nIn B.\n";
+
+Deno.test("start --id of a compatible run addresses it: a completed run replays, a suspended one resumes", async () => {
+  const box = await sandbox({ "done.md": DONE_DOC, "ask.md": ASK_DOC, "target.md": TARGET_DOC });
+  assert.equal((await box.xmd("start", "--id=done", "--props-who=Ada", "done.md")).code, 0);
+  const before = await snapshot(box, "done");
+  const replay = await box.xmd("start", "--id=done", "--props-who=Ada", "done.md");
+  assert.equal(replay.stdout, "# Done\n\nHello Ada.\n");
+  assert.equal(replay.stderr, "workflow run: done\nworkflow status: completed\n");
+  assert.equal(replay.code, 0);
+  await assertUnchanged(box, "done", before);
+
+  const targeted = await box.xmd("start", "--id=t", "target.md#B");
+  assert.equal(targeted.stdout, "# B\n\nIn B.\n");
+  const targetedAgain = await box.xmd("start", "--id=t", "target.md#B");
+  assert.equal(targetedAgain.code, 0, targetedAgain.stderr);
+  assert.equal(targetedAgain.stdout, "# B\n\nIn B.\n");
+
+  assert.equal((await box.xmd("start", "--id=r1", "--props-who=Ada", "ask.md")).code, 2);
+  const waiting = await snapshot(box, "r1");
+  const asked = await box.xmd("start", "--id=r1", "--props-who=Ada", "ask.md");
+  assert.equal(asked.stdout, "");
+  assert.equal(asked.stderr, SUSPENDED_R1);
+  assert.equal(asked.code, 2);
+  await assertUnchanged(box, "r1", waiting);
+  assert.equal((await box.xmd("answer", "r1", "ok-2", "false")).code, 0);
+  const finished = await box.xmd("start", "--id=r1", "--props-who=Ada", "ask.md");
+  assert.equal(finished.stdout, "# Hello Ada\n\nDeclined.\n");
+  assert.equal(finished.stderr, "workflow run: r1\nworkflow status: completed\n");
+  assert.equal(finished.code, 0);
+});
+
+Deno.test("start --id of an incompatible run is refused naming what differs, and changes nothing", async () => {
+  const box = await sandbox({
+    "doc.md": 'Intro.\n\n<Part />\n\n<Elicit as="ok" schema={{ type: "boolean" }}>Go?</Elicit>\n',
+    "Part.md": "---\nprops: {}\n---\n\nA part.\n",
+    "target.md": TARGET_DOC,
+  });
+  const conflict = (id: string, what: string) =>
+    `Cannot start run "${id}" again: it exists with a different ${what}. ` +
+    `Choose another --id, or continue the existing run with xmd workflow resume ${id}`;
+
+  await Deno.writeTextFile(
+    `${box.cwd}/doc.md`,
+    "---\nprops:\n  n:\n    type: number\n---\n\n" + (await Deno.readTextFile(`${box.cwd}/doc.md`)),
+  );
+  assert.equal((await box.xmd("start", "--id=s", "--props-n=1", "doc.md")).code, 2);
+  const before = await snapshot(box, "s");
+  assertRefused(
+    await box.xmd("start", "--id=s", "--props-n=2", "doc.md"),
+    conflict("s", "props value"),
+  );
+  await assertSameBytes(box, "s", before);
+
+  const text = await Deno.readTextFile(`${box.cwd}/doc.md`);
+  await Deno.writeTextFile(`${box.cwd}/doc.md`, text.replace("Intro.", "Introduction."));
+  assertRefused(
+    await box.xmd("start", "--id=s", "--props-n=1", "doc.md"),
+    conflict("s", "definition"),
+  );
+  await assertSameBytes(box, "s", before);
+  await Deno.writeTextFile(`${box.cwd}/doc.md`, text);
+
+  await Deno.writeTextFile(`${box.cwd}/Part.md`, "---\nprops: {}\n---\n\nAn edited part.\n");
+  assertRefused(
+    await box.xmd("start", "--id=s", "--props-n=1", "doc.md"),
+    conflict("s", "definition"),
+  );
+  await assertUnchanged(box, "s", before);
+
+  assert.equal((await box.xmd("start", "--id=t", "target.md#A")).code, 0);
+  const targeted = await snapshot(box, "t");
+  assertRefused(await box.xmd("start", "--id=t", "target.md#B"), conflict("t", "target"));
+  assertRefused(await box.xmd("start", "--id=t", "target.md"), conflict("t", "target"));
+  await assertUnchanged(box, "t", targeted);
+});
+
+const ASK_COMPONENT = "---\nprops:\n  topic:\n    type: string\n---\n\n" +
+  '<Elicit as="go" schema={{ type: "object", properties: { go: { type: "boolean" } }, ' +
+  'required: ["go"], additionalProperties: false }}>Ship {props.topic}?</Elicit>\n\n' +
+  "<If condition={go.go}>Shipping {props.topic}.</If>\n<Else>Holding {props.topic}.</Else>\n";
+
+const GO_SCHEMA =
+  '{"type":"object","properties":{"go":{"type":"boolean"}},"required":["go"],"additionalProperties":false}';
+
+Deno.test("resume reads nothing from the working tree: an <Elicit> in a component finishes from the retained sources", async () => {
+  const box = await sandbox({
+    "doc.md": 'Intro.\n\n<Ask topic="the release" />\n\nOutro.\n',
+    "Ask.md": ASK_COMPONENT,
+  });
+  const started = await box.xmd("start", "--id=k", "doc.md");
+  assert.equal(started.stdout, "Intro.\n");
+  assert.equal(
+    started.stderr,
+    "workflow run: k\nworkflow status: suspended\n" +
+      question("k", "go-2", "Ship the release?", GO_SCHEMA),
+  );
+  assert.equal(started.code, 2);
+
+  await Deno.remove(`${box.cwd}/doc.md`);
+  await Deno.writeTextFile(`${box.cwd}/Ask.md`, "Edited: {missing.binding}\n");
+  const status = json(await box.xmd("status", "k", "--json"));
+  assert.equal(status.pendingSuspension.question, "Ship the release?");
+  assertRefused(
+    await box.xmd("answer", "k", "go-2", '{"go":"yes"}'),
+    "Cannot accept the answer to go-2: it does not match the question's schema: /go must be boolean",
+  );
+  assert.equal((await box.xmd("answer", "k", "go-2", '{"go":true}')).code, 0);
+  const resumed = await box.xmd("resume", "k");
+  assert.equal(resumed.stdout, "Intro.\n\nShipping the release.\n\nOutro.\n");
+  assert.equal(resumed.stderr, "workflow run: k\nworkflow status: completed\n");
+  assert.equal(resumed.code, 0);
+  const history = json(await box.xmd("history", "k", "--json"));
+  assert.equal(
+    history.events[1].coroutineId,
+    "root.0",
+    "the question was not asked in the component",
+  );
+  assert.equal(history.events[1].description.name, "Elicit Ask.md:7:1");
+});
+
+Deno.test("two <Elicit>s suspend the run twice, one question at a time", async () => {
+  const box = await sandbox({
+    "doc.md": [
+      '<Elicit as="name" schema={{ type: "string", minLength: 1 }}>Your name?</Elicit>',
+      "",
+      "Hi {name}.",
+      "",
+      '<Elicit as="age" schema={{ type: "integer", minimum: 0 }}>Your age, {name}?</Elicit>',
+      "",
+      "{name} is {age}.",
+      "",
+    ].join("\n"),
+  });
+  const first = await box.xmd("start", "--id=m", "doc.md");
+  assert.equal(first.stdout, "");
+  assert.equal(
+    first.stderr,
+    "workflow run: m\nworkflow status: suspended\n" +
+      question("m", "name-2", "Your name?", '{"type":"string","minLength":1}'),
+  );
+  assert.equal(first.code, 2);
+  assertRefused(
+    await box.xmd("answer", "m", "age-4", "3"),
+    'Cannot answer "age-4": run "m" waits for name-2',
+  );
+  assert.equal((await box.xmd("answer", "m", "name-2", '"Ada"')).code, 0);
+
+  const second = await box.xmd("resume", "m");
+  assert.equal(second.stdout, "Hi Ada.\n");
+  assert.equal(
+    second.stderr,
+    "workflow run: m\nworkflow status: suspended\n" +
+      question("m", "age-4", "Your age, Ada?", '{"type":"integer","minimum":0}'),
+  );
+  assert.equal(second.code, 2);
+  assertRefused(
+    await box.xmd("answer", "m", "name-2", '"Bob"'),
+    'Cannot answer "name-2": run "m" waits for age-4',
+  );
+  assert.equal((await box.xmd("answer", "m", "age-4", "36")).code, 0);
+
+  const done = await box.xmd("resume", "m");
+  assert.equal(done.stdout, "Hi Ada.\n\nAda is 36.\n");
+  assert.equal(done.stderr, "workflow run: m\nworkflow status: completed\n");
+  assert.equal(done.code, 0);
+  const history = json(await box.xmd("history", "m", "--json"));
+  assert.deepEqual(
+    history.events.map((event: { description?: { type: string } }) =>
+      event.description?.type ?? "close"
+    ),
+    [
+      "props",
+      "suspension_request",
+      "suspension_answer",
+      "suspension_request",
+      "suspension_answer",
+      "close",
+    ],
+  );
+  assert.equal(history.executions.length, 3);
+});
+
+Deno.test("answers that are refused are each explained and change nothing", async () => {
+  const box = await sandbox({ "doc.md": ASK_DOC });
+  assert.equal((await box.xmd("start", "--id=r1", "--props-who=Ada", "doc.md")).code, 2);
+  const before = await snapshot(box, "r1");
+
+  assertRefused(
+    await box.xmd("answer", "r1", "ok-2", "{yes"),
+    `Cannot read the answer: it is not valid JSON. Quote it for the shell, e.g. '{"ok":true}' or '"text"'`,
+  );
+  await assertSameBytes(box, "r1", before);
+  const mismatch = await box.xmd("answer", "r1", "ok-2", '"yes please"');
+  assertRefused(
+    mismatch,
+    "Cannot accept the answer to ok-2: it does not match the question's schema: must be boolean",
+  );
+  assert.doesNotMatch(mismatch.stderr, /yes please/, "the refusal echoed the answer");
+  await assertSameBytes(box, "r1", before);
+  assertRefused(
+    await box.xmd("answer", "r1", "ok-9", "true"),
+    'Cannot answer "ok-9": run "r1" waits for ok-2',
+  );
+  await assertSameBytes(box, "r1", before);
+  assertRefused(
+    await box.xmd("answer", "r2", "ok-2", "true"),
+    `Cannot find run "r2": no such run in ${box.runs}. List runs with xmd workflow list`,
+  );
+  assertRefused(
+    await box.xmd("answer", "../r1", "ok-2", "true"),
+    'Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
+  );
+  assertRefused(
+    await box.xmd("answer", "r1", "ok-2"),
+    "xmd workflow answer takes <run-id> <suspension-id> <json>: run xmd workflow --help",
+  );
+  await assertUnchanged(box, "r1", before);
+
+  assert.equal((await box.xmd("answer", "r1", "ok-2", "true")).code, 0);
+  const answered = await snapshot(box, "r1");
+  assertRefused(
+    await box.xmd("answer", "r1", "ok-2", "false"),
+    'Cannot answer "ok-2" again: an answer is already waiting. Run xmd workflow resume r1',
+  );
+  await assertUnchanged(box, "r1", answered);
+
+  assert.equal((await box.xmd("resume", "r1")).code, 0);
+  const completed = await snapshot(box, "r1");
+  assertRefused(
+    await box.xmd("answer", "r1", "ok-2", "true"),
+    'Cannot answer run "r1": it is completed, not waiting for an answer',
+  );
+  await assertUnchanged(box, "r1", completed);
+  assert.deepEqual(
+    Array.from(Deno.readDirSync(box.runs)).map((entry) => entry.name).sort(),
+    [`${sha256Hex("r1")}.sqlite`, `${sha256Hex("r1")}.sqlite.lock`],
+    "a refused answer created a run",
+  );
+});
+
+Deno.test("the secret gate refuses an answer holding a token; --no-secret-detection lets it through", async () => {
+  const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+  assert.equal(token.length, 40);
+  const box = await sandbox({
+    "doc.md": 'Start.\n\n<Elicit as="t" schema={{ type: "string" }}>Token?</Elicit>\n\n' +
+      "Got {t.length} characters.\n",
+  });
+  assert.equal((await box.xmd("start", "--id=s", "doc.md")).code, 2);
+  const before = await snapshot(box, "s");
+  const refused = await box.xmd("answer", "s", "t-2", JSON.stringify(token));
+  assertRefused(
+    refused,
+    "Cannot persist the answer to t-2: it contains what looks like a secret (rule github-token). " +
+      "Remove the secret from the document or its inputs, or pass --no-secret-detection to turn " +
+      "the check off for one command.",
+  );
+  assert.ok(!refused.stderr.includes(token.slice(4)), "the refusal echoed the secret");
+  await assertUnchanged(box, "s", before);
+
+  const accepted = await box.xmd(
+    "answer",
+    "--no-secret-detection",
+    "s",
+    "t-2",
+    JSON.stringify(token),
+  );
+  assert.equal(accepted.stderr, "xmd: warning: secret detection is off for this command\n");
+  assert.equal(accepted.stdout, "answered t-2 of run s; continue it with: xmd workflow resume s\n");
+  assert.equal(accepted.code, 0);
+
+  // Resuming with the gate on would journal the secret: refused before anything runs, so the
+  // run stays suspended with its answer instead of failing for good.
+  const answered = await snapshot(box, "s");
+  const gated = await box.xmd("resume", "s");
+  assert.equal(gated.code, 1);
+  assert.equal(gated.stdout, "");
+  assert.equal(
+    gated.stderr,
+    "workflow run: s\nxmd: Cannot persist the answer to t-2: it contains what looks like a secret " +
+      "(rule github-token). Remove the secret from the document or its inputs, or pass " +
+      "--no-secret-detection to turn the check off for one command.\n",
+  );
+  await assertUnchanged(box, "s", answered);
+
+  const resumed = await box.xmd("resume", "--no-secret-detection", "s");
+  assert.equal(resumed.stdout, "Start.\n\nGot 40 characters.\n");
+  assert.equal(
+    resumed.stderr,
+    "xmd: warning: secret detection is off for this command\n" +
+      "workflow run: s\nworkflow status: completed\n",
+  );
+  assert.equal(resumed.code, 0);
+});
+
+Deno.test("documents a workflow run cannot host yet, and malformed ones, are refused before any run exists", async () => {
+  const box = await sandbox({
+    "file.md": 'Intro.\n\n<File path="out.txt">x</File>\n',
+    "shell.md": "Intro.\n\n<Step />\n",
+    "Step.md": "Step.\n\n```sh exec\necho hi > ran.txt\n```\n",
+    "bad.md": "<If condition={true}>\n\nnever closed\n",
+  });
+  assertRefused(
+    await box.xmd("start", "file.md"),
+    "file.md:3:1: <File> is not available in workflow runs yet (it needs the run's Workspace): " +
+      "run this document with xmd run instead",
+  );
+  assertRefused(
+    await box.xmd("start", "--id=x", "shell.md"),
+    /^xmd: Step\.md:3:1: A sh exec block is not available in workflow runs yet .*: run this document with xmd run instead\n$/,
+  );
+  assertRefused(
+    await box.xmd("start", "bad.md"),
+    /^xmd: bad\.md:1:1: Expected a closing tag for `<If>`/,
+  );
+  assertRefused(
+    await box.xmd("start", "missing.md"),
+    'Cannot read document "missing.md": no such file. Check the path',
+  );
+  assert.equal(await exists(box.runs), false, "a refused start created the runs folder");
+  assert.equal(await exists(`${box.cwd}/ran.txt`), false, "the shell block ran");
+  assert.equal(await exists(`${box.cwd}/out.txt`), false, "the file was written");
+});
+
+Deno.test("a bad run id, option, command or runs folder is refused with what to do", async () => {
+  const box = await sandbox({ "doc.md": DONE_DOC });
+  const invalid =
+    'Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit';
+  assertRefused(await box.xmd("start", "--id=../escape", "doc.md"), invalid);
+  assertRefused(await box.xmd("start", `--id=${"x".repeat(129)}`, "doc.md"), invalid);
+  assertRefused(await box.xmd("start", "--id=", "doc.md"), invalid);
+  assert.equal(await exists(box.runs), false, "a refused start created the runs folder");
+  for (const command of ["status", "resume", "history", "cancel", "delete"]) {
+    assertRefused(await box.xmd(command, "-dash-first"), invalid);
+  }
+  assertRefused(
+    await box.xmd("start", "--bogus", "doc.md"),
+    'Unknown option "--bogus": run xmd workflow start --help for the options',
+  );
+  assertRefused(
+    await box.xmd("start", "--journal=trace.jsonl", "doc.md"),
+    "Options --journal, --replay and --answer belong to xmd run: a workflow run keeps its own journal and is answered with xmd workflow answer",
+  );
+  assertRefused(
+    await box.xmd("start"),
+    "Missing document: write xmd workflow start <document.md>",
+  );
+  assertRefused(
+    await box.xmd("status", "r1", "--verbose"),
+    'Unknown option "--verbose" for xmd workflow status: run xmd workflow --help',
+  );
+  assertRefused(
+    await box.xmd("resume", "r1", "r2"),
+    "xmd workflow resume takes <run-id>, not 2 arguments: run xmd workflow --help",
+  );
+  assertRefused(
+    await box.xmd("list", "extra"),
+    "xmd workflow list takes no arguments, not 1 arguments: run xmd workflow --help",
+  );
+  assertRefused(
+    await box.xmd("pause", "r1"),
+    'Unknown workflow command "pause": run xmd workflow --help',
+  );
+  assert.equal(await exists(box.runs), false, "a refused command created the runs folder");
+
+  const relative = await runXmd(["workflow", "start", "doc.md"], {
+    cwd: box.cwd,
+    env: { XMD_WORKFLOW_RUNS: "runs" },
+  });
+  assertRefused(
+    relative,
+    'XMD_WORKFLOW_RUNS must be an absolute path, not "runs": set it to a full path such as /home/me/runs',
+  );
+  assert.equal(await exists(`${box.cwd}/runs`), false, "a relative runs folder was created");
+
+  const help = await box.xmd("--help");
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^Usage: xmd workflow <command>/);
+  assert.match(help.stdout, /Exit codes: 0 completed, 1 refused or failed, 2 suspended/);
+  const docHelp = await box.xmd("start", "doc.md", "--help");
+  assert.equal(docHelp.code, 0, docHelp.stderr);
+  assert.match(docHelp.stdout, /--props-who=<string>/);
+  assert.equal(await exists(box.runs), false, "start --help started a run");
+});
+
+Deno.test("while one executor holds a run, a second resume, cancel or delete is refused and changes nothing", async () => {
+  const box = await sandbox({ "doc.md": ASK_DOC });
+  assert.equal((await box.xmd("start", "--id=busy", "doc.md")).code, 2);
+  assert.equal((await box.xmd("answer", "busy", "ok-2", "true")).code, 0);
+  const before = await snapshot(box, "busy");
+  {
+    using _holder = await ExecutorLock.acquire(`${box.db("busy")}.lock`, "busy");
+    const busy =
+      'Cannot run "busy": it is already running in another process. Wait for it, or stop it with Ctrl-C';
+    assertRefused(await box.xmd("resume", "busy"), busy);
+    assertRefused(await box.xmd("start", "--id=busy", "doc.md"), busy);
+    assertRefused(await box.xmd("cancel", "busy"), busy);
+    assertRefused(await box.xmd("delete", "busy"), busy);
+    // Inspection takes no lock.
+    const status = json(await box.xmd("status", "busy", "--json"));
+    assert.equal(status.status, "suspended");
+    await assertUnchanged(box, "busy", before);
+  }
+  const resumed = await box.xmd("resume", "busy");
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.stdout, "# Hello world\n\nApproved for world.\n");
+});
+
+Deno.test("fifty runs started in parallel all complete and are all listed", async () => {
+  const box = await sandbox({ "doc.md": DONE_DOC });
+  const ids = Array.from({ length: 50 }, (_, index) => `p${index}`);
+  for (let batch = 0; batch < ids.length; batch += 10) {
+    const results = await Promise.all(
+      ids.slice(batch, batch + 10).map((id) =>
+        box.xmd("start", `--id=${id}`, `--props-who=${id}`, "doc.md")
+      ),
+    );
+    results.forEach((result, index) => {
+      const id = ids[batch + index];
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, `# Done\n\nHello ${id}.\n`);
+      assert.equal(result.stderr, `workflow run: ${id}\nworkflow status: completed\n`);
+    });
+  }
+  const runs = json(await box.xmd("list", "--json"));
+  assert.equal(runs.length, 50);
+  assert.deepEqual(runs.map((run: { id: string }) => run.id).sort(), [...ids].sort());
+  assert.ok(runs.every((run: { status: string }) => run.status === "completed"));
+  const table = await box.xmd("list");
+  assert.equal(table.stdout.trimEnd().split("\n").length, 51);
+});

@@ -1,0 +1,27 @@
+/**
+ * `@xmd/workflow/cloudflare`: the Durable Object provider. The storage engine
+ * of `@xmd/workflow` runs unchanged inside a SQLite-backed Durable Object
+ * through `DurableObjectSeam`, a `SqlSeam` over `ctx.storage.sql` and
+ * `ctx.storage.transactionSync`.
+ *
+ * @example The seam over a Durable Object's storage
+ * ```ts
+ * import { DurableObjectSeam, type DurableObjectSqlStorage } from "@xmd/workflow/cloudflare";
+ *
+ * export class WorkflowRun {
+ *   readonly seam: DurableObjectSeam;
+ *   constructor(ctx: { storage: DurableObjectSqlStorage }) {
+ *     this.seam = new DurableObjectSeam(ctx.storage);
+ *   }
+ * }
+ * ```
+ *
+ * @module
+ */
+export {
+  DurableObjectSeam,
+  type DurableObjectSql,
+  type DurableObjectSqlBinding,
+  type DurableObjectSqlResult,
+  type DurableObjectSqlStorage,
+} from "./src/cloudflare/durable-object-seam.ts";

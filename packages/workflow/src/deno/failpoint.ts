@@ -1,0 +1,132 @@
+/**
+ * Failpoints: this process stops itself exactly before or after one commit
+ * point, so crash claims are tested by a real SIGKILL of a real process at a
+ * known place rather than by a simulated failure.
+ *
+ * `XMD_FAILPOINT=<point>:<before|after>[:<nth>][:stop]`
+ *
+ * - `<point>` is a `CommitPoint` (`create`, `append`, `consume-answer`,
+ *   `settle`, `store-answer`, `recover-stale`, `begin-execution`, `cancel`,
+ *   `initialize`).
+ * - `before`: the point's transaction has made all its writes and is about to
+ *   `COMMIT`; `after`: its `COMMIT` has returned.
+ * - `<nth>` (default 1) selects the nth transaction of that point this process
+ *   commits. Only an outermost transaction that changed at least one row
+ *   counts: a `recover-stale` that found nothing stale commits nothing.
+ * - The process sends itself SIGKILL: nothing after that line runs (no
+ *   rollback, no `finally`, no unlock but the OS's). With `stop` it sends
+ *   itself SIGSTOP instead, so a test can act while a live executor is frozen
+ *   there, then continue it with SIGCONT.
+ *
+ * Invariants:
+ * - The variable is read once per process, when the first run database is
+ *   opened. Unset (or not readable: no env permission), seams are returned
+ *   unwrapped and nothing is added to any transaction.
+ * - A malformed value refuses to open any database: a typo must not turn a
+ *   crash test into a run that never crashes.
+ *
+ * @module
+ */
+import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
+import { COMMIT_POINTS, type CommitPoint } from "../store/commit-points.ts";
+
+/** The environment variable that arms a failpoint. */
+export const FAILPOINT_VARIABLE = "XMD_FAILPOINT";
+
+/** A parsed failpoint. */
+export interface Failpoint {
+  /** The commit point. */
+  point: CommitPoint;
+  /** Just before its `COMMIT`, or just after. */
+  phase: "before" | "after";
+  /** Which committing transaction of that point (1-based). */
+  nth: number;
+  /** What the process sends itself. */
+  signal: "SIGKILL" | "SIGSTOP";
+}
+
+const GRAMMAR = /^([a-z-]+):(before|after)(?::([1-9]\d*))?(?::(stop))?$/;
+
+/** Parses `<point>:<before|after>[:<nth>][:stop]`. */
+export function parseFailpoint(text: string): Failpoint {
+  const match = GRAMMAR.exec(text);
+  const point = match?.[1] as CommitPoint | undefined;
+  if (!match || !point || !COMMIT_POINTS.includes(point)) {
+    throw new TypeError(
+      `Cannot use ${FAILPOINT_VARIABLE}="${text}": write <point>:<before|after>[:<nth>][:stop], ` +
+        `where <point> is one of ${COMMIT_POINTS.join(", ")}`,
+    );
+  }
+  return {
+    point,
+    phase: match[2] as "before" | "after",
+    nth: match[3] === undefined ? 1 : Number(match[3]),
+    signal: match[4] === "stop" ? "SIGSTOP" : "SIGKILL",
+  };
+}
+
+/** The process's armed failpoint with its count so far; undefined until first read. */
+let armed: { failpoint: Failpoint; seen: number } | null | undefined;
+
+function armedFailpoint(): { failpoint: Failpoint; seen: number } | null {
+  if (armed === undefined) {
+    const permission = Deno.permissions.querySync({ name: "env", variable: FAILPOINT_VARIABLE });
+    const text = permission.state === "granted" ? Deno.env.get(FAILPOINT_VARIABLE) : undefined;
+    armed = text ? { failpoint: parseFailpoint(text), seen: 0 } : null;
+  }
+  return armed;
+}
+
+/** Returns `seam` itself, or, when `XMD_FAILPOINT` is set, `seam` with the failpoint armed. */
+export function withFailpoint(seam: SqlSeam & Disposable): SqlSeam & Disposable {
+  const state = armedFailpoint();
+  return state ? new FailpointSeam(seam, state) : seam;
+}
+
+class FailpointSeam implements SqlSeam, Disposable {
+  readonly #inner: SqlSeam & Disposable;
+  readonly #state: { failpoint: Failpoint; seen: number };
+  #depth = 0;
+
+  constructor(inner: SqlSeam & Disposable, state: { failpoint: Failpoint; seen: number }) {
+    this.#inner = inner;
+    this.#state = state;
+  }
+
+  exec(sql: string, ...params: SqlValue[]): SqlRow[] {
+    return this.#inner.exec(sql, ...params);
+  }
+
+  transaction<T>(fn: () => T, label?: CommitPoint): T {
+    const { failpoint } = this.#state;
+    const watched = this.#depth === 0 && label === failpoint.point;
+    let trips = false;
+    this.#depth++;
+    try {
+      const result = this.#inner.transaction(
+        watched
+          ? () => {
+            const before = this.#changes();
+            const value = fn();
+            if (this.#changes() > before) trips = ++this.#state.seen === failpoint.nth;
+            if (trips && failpoint.phase === "before") Deno.kill(Deno.pid, failpoint.signal);
+            return value;
+          }
+          : fn,
+        label,
+      );
+      if (trips && failpoint.phase === "after") Deno.kill(Deno.pid, failpoint.signal);
+      return result;
+    } finally {
+      this.#depth--;
+    }
+  }
+
+  #changes(): number {
+    return Number(this.#inner.exec("SELECT total_changes() AS n")[0].n);
+  }
+
+  [Symbol.dispose](): void {
+    this.#inner[Symbol.dispose]();
+  }
+}

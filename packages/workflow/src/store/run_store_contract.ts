@@ -1,0 +1,918 @@
+/**
+ * The storage engine's contract, written once and run against every driver of
+ * the SQL seam (`node:sqlite` locally, a SQLite-backed Durable Object under
+ * workerd). Each case receives a fresh, empty database through its seam and
+ * throws on the first broken promise, so a driver's test only has to open a
+ * database per case and report what each case threw.
+ *
+ * Every refusal is checked the same way: the typed error's name, and a dump of
+ * `sqlite_master` plus every row that is identical before and after.
+ *
+ * @module
+ */
+import type { JournalEvent } from "@xmd/core";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { FORMAT, initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "./schema.ts";
+import { type NewRun, RunStore } from "./run-store.ts";
+
+/** One promise of the storage engine, checked on a fresh empty database. */
+export interface ContractCase {
+  /** What is promised, as a sentence. */
+  readonly name: string;
+  /** Throws when the promise is broken. */
+  run(seam: SqlSeam): void;
+}
+
+/** What a case did, in a form that crosses a process or a Worker boundary as JSON. */
+export interface ContractResult {
+  /** The case's name. */
+  name: string;
+  /** Whether it passed. */
+  passed: boolean;
+  /** The failure (error name, message and stack), when it did not. */
+  failure?: { name: string; message: string; stack?: string };
+}
+
+/** Runs one case and reports it instead of throwing. */
+export function runContractCase(contractCase: ContractCase, seam: SqlSeam): ContractResult {
+  try {
+    contractCase.run(seam);
+    return { name: contractCase.name, passed: true };
+  } catch (error) {
+    const failure = error instanceof Error
+      ? { name: error.name, message: error.message, stack: error.stack }
+      : { name: "Error", message: String(error) };
+    return { name: contractCase.name, passed: false, failure };
+  }
+}
+
+const WHERE = "the contract database";
+
+const ROOT_TEXT = '# Release\n\n<Elicit as="approval">Ship it?</Elicit>\n';
+const COMPONENT_TEXT = "Hello from a component.\n";
+
+function newRun(): NewRun {
+  return {
+    id: "contract-run",
+    document: "release.md",
+    target: null,
+    definitionHash: "a".repeat(64),
+    props: { version: "1.2.3", draft: false },
+    propsHash: "b".repeat(64),
+    sources: [
+      { label: "release.md", text: ROOT_TEXT, root: true },
+      { label: "components/greet.md", text: COMPONENT_TEXT, root: false },
+    ],
+  };
+}
+
+function effect(n: number): JournalEvent {
+  return {
+    type: "yield",
+    coroutineId: "root",
+    description: { type: "log", name: `<Log> release.md:${n}:1` },
+    result: { status: "ok", value: n },
+  };
+}
+
+const SUSPENSION_ID = "root:2";
+
+const REQUEST: JournalEvent = {
+  type: "yield",
+  coroutineId: "root",
+  description: {
+    type: "suspension_request",
+    name: "<Elicit> release.md:3:1",
+    as: "approval",
+    suspensionId: SUSPENSION_ID,
+    question: "Ship it?",
+    schema: { type: "boolean" },
+  },
+  result: { status: "ok", value: null },
+};
+
+const ANSWER: JournalEvent = {
+  type: "yield",
+  coroutineId: "root",
+  description: {
+    type: "suspension_answer",
+    name: "<Elicit> release.md:3:1",
+    as: "approval",
+    suspensionId: SUSPENSION_ID,
+  },
+  result: { status: "ok", value: true },
+};
+
+const CLOSE: JournalEvent = {
+  type: "close",
+  coroutineId: "root",
+  result: { status: "ok", value: null },
+};
+
+/** A deterministic clock: every reading is one millisecond later. */
+function clock(): () => number {
+  let now = 1_700_000_000_000;
+  return () => now++;
+}
+
+function initialized(seam: SqlSeam): RunStore {
+  initializeSchema(seam);
+  recognizeSchema(seam, WHERE);
+  return new RunStore(seam, WHERE, clock());
+}
+
+/** A store whose run is `running` under execution 1. */
+function running(seam: SqlSeam): RunStore {
+  const store = initialized(seam);
+  store.create(newRun());
+  return store;
+}
+
+/** A store whose run is `suspended` on `REQUEST` (event 2), execution 1 closed. */
+function suspended(seam: SqlSeam): RunStore {
+  const store = running(seam);
+  store.append(1, effect(1));
+  const eventId = store.append(1, REQUEST);
+  store.settle(1, "suspended", { kind: "journal", eventId });
+  return store;
+}
+
+// Assertions. Kept here rather than imported so the suite bundles into a
+// Worker with nothing but the engine.
+
+class ContractFailure extends Error {
+  override name = "ContractFailure";
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new ContractFailure(message);
+}
+
+/** A stable text for rows and JSON values: sorted keys, bytes as hex, bigints tagged. */
+function stable(value: unknown): string {
+  if (value instanceof Uint8Array) {
+    return `bytes:${Array.from(value, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+  }
+  if (typeof value === "bigint") return `bigint:${value}`;
+  if (value === undefined) return "undefined";
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(stable).join(",")}]`;
+  const record = value as Record<string, unknown>;
+  return `{${
+    Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${stable(record[key])}`)
+      .join(",")
+  }}`;
+}
+
+function same(actual: unknown, expected: unknown, what: string): void {
+  const a = stable(actual);
+  const e = stable(expected);
+  check(a === e, `${what}: expected ${e}, got ${a}`);
+}
+
+function throws(fn: () => unknown, errorName: string | undefined, what: string): Error {
+  try {
+    fn();
+  } catch (error) {
+    check(error instanceof Error, `${what}: threw a non-Error ${String(error)}`);
+    if (errorName !== undefined) {
+      check(
+        error.name === errorName,
+        `${what}: expected ${errorName}, got ${error.name}: ${error.message}`,
+      );
+    }
+    return error;
+  }
+  throw new ContractFailure(`${what}: expected ${errorName ?? "an error"}, nothing was thrown`);
+}
+
+/**
+ * Every schema object and every row of every table the seam can see (a
+ * Durable Object's own `_cf_` tables are not ours and are not readable).
+ */
+function dump(seam: SqlSeam): string {
+  const objects = seam.exec("SELECT type, name, tbl_name, sql FROM sqlite_master")
+    .filter((row) => !String(row.name).startsWith("_cf_"))
+    .map(stable)
+    .sort();
+  const tables = seam.exec("SELECT name FROM sqlite_master WHERE type = 'table'")
+    .map((row) => String(row.name))
+    .filter((name) => !name.startsWith("_cf_"))
+    .sort();
+  const rows = tables.map((table) =>
+    `${table}: ${
+      seam.exec(`SELECT * FROM "${table.replaceAll('"', '""')}"`).map(stable).sort().join("\n")
+    }`
+  );
+  return [...objects, ...rows].join("\n");
+}
+
+/** Asserts `fn` is refused with `errorName` and leaves the database exactly as it was. */
+function refused(seam: SqlSeam, errorName: string | undefined, what: string, fn: () => unknown) {
+  const before = dump(seam);
+  const error = throws(fn, errorName, what);
+  const after = dump(seam);
+  check(after === before, `${what}: the refusal changed the database:\n${before}\n---\n${after}`);
+  return error;
+}
+
+function rows(seam: SqlSeam, sql: string): unknown[] {
+  return seam.exec(sql);
+}
+
+const SEAM_CASES: ContractCase[] = [
+  {
+    name: "seam: exec binds positional parameters and returns rows by column name",
+    run(seam) {
+      seam.exec("CREATE TABLE v (i INTEGER, r REAL, t TEXT, b BLOB, n ANY) STRICT");
+      same(
+        seam.exec(
+          "INSERT INTO v (i, r, t, b, n) VALUES (?, ?, ?, ?, ?)",
+          42,
+          1.5,
+          "tëxt ☃",
+          null,
+          null,
+        ),
+        [],
+        "a statement without rows",
+      );
+      seam.exec(
+        "INSERT INTO v (i, r, t, b, n) VALUES (?, ?, ?, ?, ?)",
+        7n,
+        -0.25,
+        "",
+        new Uint8Array([0, 1, 255]),
+        null,
+      );
+      const read = seam.exec("SELECT i, r, t, b, n FROM v ORDER BY i");
+      same(read, [
+        { i: 7, r: -0.25, t: "", b: new Uint8Array([0, 1, 255]), n: null },
+        { i: 42, r: 1.5, t: "tëxt ☃", b: null, n: null },
+      ], "the rows read back");
+      check(read[0].b instanceof Uint8Array, "a blob reads back as a Uint8Array");
+      same(
+        seam.exec("SELECT t FROM v WHERE i = ? AND r > ?", 42, 1),
+        [{ t: "tëxt ☃" }],
+        "parameters bind in order",
+      );
+    },
+  },
+  {
+    name: "seam: a transaction commits its writes and returns its function's value",
+    run(seam) {
+      seam.exec("CREATE TABLE t (v TEXT) STRICT");
+      const value = seam.transaction(() => {
+        seam.exec("INSERT INTO t (v) VALUES ('a')");
+        return { answer: 42 };
+      });
+      same(value, { answer: 42 }, "the transaction's value");
+      same(rows(seam, "SELECT v FROM t"), [{ v: "a" }], "the committed rows");
+    },
+  },
+  {
+    name: "seam: a nested transaction that throws rolls back only its own writes",
+    run(seam) {
+      seam.exec("CREATE TABLE t (v TEXT) STRICT");
+      const inner = new RangeError("inner failure");
+      seam.transaction(() => {
+        seam.exec("INSERT INTO t (v) VALUES ('outer before')");
+        const caught = throws(
+          () =>
+            seam.transaction(() => {
+              seam.exec("INSERT INTO t (v) VALUES ('inner')");
+              throw inner;
+            }),
+          "RangeError",
+          "the inner transaction",
+        );
+        check(caught === inner, "the inner transaction rethrows its function's own error");
+        seam.exec("INSERT INTO t (v) VALUES ('outer after')");
+      });
+      same(
+        rows(seam, "SELECT v FROM t ORDER BY rowid"),
+        [{ v: "outer before" }, { v: "outer after" }],
+        "the rows after an inner rollback",
+      );
+    },
+  },
+  {
+    name: "seam: an outer throw rolls back everything, savepoints that succeeded included",
+    run(seam) {
+      seam.exec("CREATE TABLE t (v TEXT) STRICT");
+      seam.exec("INSERT INTO t (v) VALUES ('before')");
+      const outer = new Error("outer failure");
+      const caught = throws(
+        () =>
+          seam.transaction(() => {
+            seam.exec("INSERT INTO t (v) VALUES ('outer')");
+            seam.transaction(() => {
+              seam.exec("INSERT INTO t (v) VALUES ('inner')");
+              seam.transaction(() => seam.exec("UPDATE t SET v = 'changed' WHERE v = 'before'"));
+            });
+            throw outer;
+          }),
+        "Error",
+        "the outer transaction",
+      );
+      check(caught === outer, "the outer transaction rethrows its function's own error");
+      same(rows(seam, "SELECT v FROM t"), [{ v: "before" }], "the rows after an outer rollback");
+    },
+  },
+  {
+    name: "seam: savepoints nest three deep, each rolling back alone",
+    run(seam) {
+      seam.exec("CREATE TABLE t (v TEXT) STRICT");
+      seam.transaction(() => {
+        seam.exec("INSERT INTO t (v) VALUES ('1')");
+        seam.transaction(() => {
+          seam.exec("INSERT INTO t (v) VALUES ('2')");
+          throws(
+            () =>
+              seam.transaction(() => {
+                seam.exec("INSERT INTO t (v) VALUES ('3')");
+                throw new Error("third level");
+              }),
+            "Error",
+            "the third level",
+          );
+          seam.exec("INSERT INTO t (v) VALUES ('2b')");
+        });
+        throws(
+          () =>
+            seam.transaction(() => {
+              seam.exec("INSERT INTO t (v) VALUES ('x')");
+              seam.transaction(() => seam.exec("INSERT INTO t (v) VALUES ('y')"));
+              throw new Error("second level");
+            }),
+          "Error",
+          "the second level",
+        );
+      });
+      same(
+        rows(seam, "SELECT v FROM t ORDER BY rowid"),
+        [{ v: "1" }, { v: "2" }, { v: "2b" }],
+        "the rows after nested rollbacks",
+      );
+    },
+  },
+  {
+    name: "seam: a failing statement rolls back its whole transaction",
+    run(seam) {
+      seam.exec("CREATE TABLE t (k TEXT PRIMARY KEY) STRICT");
+      seam.exec("INSERT INTO t (k) VALUES ('a')");
+      refused(seam, undefined, "a duplicate key", () =>
+        seam.transaction(() => {
+          seam.exec("INSERT INTO t (k) VALUES ('b')");
+          seam.exec("INSERT INTO t (k) VALUES ('a')");
+        }));
+    },
+  },
+  {
+    name: "seam: a transaction whose function returns a promise is refused and rolled back",
+    run(seam) {
+      seam.exec("CREATE TABLE t (v TEXT) STRICT");
+      refused(seam, "TypeError", "an asynchronous transaction", () =>
+        seam.transaction(() => {
+          seam.exec("INSERT INTO t (v) VALUES ('a')");
+          return Promise.resolve();
+        }));
+    },
+  },
+];
+
+const SCHEMA_CASES: ContractCase[] = [
+  {
+    name: "schema: an empty database is initialized, then recognized",
+    run(seam) {
+      check(isEmptyDatabase(seam), "a fresh database is empty");
+      initializeSchema(seam);
+      check(!isEmptyDatabase(seam), "an initialized database is not empty");
+      recognizeSchema(seam, WHERE);
+      same(
+        rows(seam, "SELECT key, value FROM xmd_meta ORDER BY key"),
+        [{ key: "format", value: FORMAT }, { key: "schema_version", value: "1" }],
+        "the meta rows",
+      );
+      const tables = seam.exec("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
+        .filter((row) => !String(row.name).startsWith("_cf_"))
+        .sort((a, b) => String(a.name).localeCompare(String(b.name)));
+      same(
+        tables,
+        TABLES.map((table) => ({ name: table.name, sql: table.sql }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+        "the tables created",
+      );
+    },
+  },
+  {
+    name: "schema: a failed initialization leaves the database empty",
+    run(seam) {
+      const empty = dump(seam);
+      throws(
+        () =>
+          initializeSchema(seam, () => {
+            throw new Error("stamp failed");
+          }),
+        "Error",
+        "an initialization whose stamp fails",
+      );
+      check(isEmptyDatabase(seam), "the database is still empty");
+      same(dump(seam), empty, "the database after a failed initialization");
+    },
+  },
+  {
+    name: "schema: a foreign database (no xmd_meta) is refused as a format error, unchanged",
+    run(seam) {
+      seam.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+      seam.exec("INSERT INTO notes (body) VALUES ('keep me')");
+      check(!isEmptyDatabase(seam), "a foreign database is not empty, so never initialized");
+      const error = refused(
+        seam,
+        "WorkflowDatabaseFormatError",
+        "recognizing a foreign database",
+        () => recognizeSchema(seam, WHERE),
+      );
+      check(error.message.includes(WHERE), "the refusal names the database");
+    },
+  },
+  {
+    name: "schema: a foreign table named xmd_meta is refused as a format error, unchanged",
+    run(seam) {
+      seam.exec("CREATE TABLE xmd_meta (k TEXT, v TEXT)");
+      seam.exec("INSERT INTO xmd_meta (k, v) VALUES ('format', 'xmd-run')");
+      refused(
+        seam,
+        "WorkflowDatabaseFormatError",
+        "recognizing a foreign xmd_meta",
+        () => recognizeSchema(seam, WHERE),
+      );
+    },
+  },
+  {
+    name: "schema: an xmd_meta of another format is refused as a format error, unchanged",
+    run(seam) {
+      initializeSchema(seam);
+      seam.exec("UPDATE xmd_meta SET value = 'other-tool' WHERE key = 'format'");
+      const error = refused(
+        seam,
+        "WorkflowDatabaseFormatError",
+        "recognizing another format",
+        () => recognizeSchema(seam, WHERE),
+      );
+      check(!error.message.includes("other-tool"), "the refusal does not echo the stored format");
+    },
+  },
+  {
+    name: "schema: a newer schema version is refused as a version error, unchanged",
+    run(seam) {
+      initializeSchema(seam);
+      seam.exec("UPDATE xmd_meta SET value = '2' WHERE key = 'schema_version'");
+      refused(
+        seam,
+        "WorkflowSchemaVersionError",
+        "recognizing schema version 2",
+        () => recognizeSchema(seam, WHERE),
+      );
+    },
+  },
+  {
+    name: "schema: a partial initialization (format row, no schema version) is refused, unchanged",
+    run(seam) {
+      seam.transaction(() => {
+        for (const table of TABLES) seam.exec(table.sql);
+        seam.exec("INSERT INTO xmd_meta (key, value) VALUES ('format', ?)", FORMAT);
+      });
+      refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "recognizing a partial initialization",
+        () => recognizeSchema(seam, WHERE),
+      );
+    },
+  },
+  {
+    name: "schema: an unreadable schema version is refused as corrupt, unchanged",
+    run(seam) {
+      initializeSchema(seam);
+      seam.exec("UPDATE xmd_meta SET value = 'one' WHERE key = 'schema_version'");
+      refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "recognizing an unreadable version",
+        () => recognizeSchema(seam, WHERE),
+      );
+    },
+  },
+  {
+    name: "schema: an altered table is refused as corrupt, unchanged",
+    run(seam) {
+      initializeSchema(seam);
+      seam.exec("ALTER TABLE event ADD COLUMN extra TEXT");
+      refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "recognizing an altered table",
+        () => recognizeSchema(seam, WHERE),
+      );
+    },
+  },
+  {
+    name: "schema: a missing table is refused as corrupt, unchanged",
+    run(seam) {
+      initializeSchema(seam);
+      seam.exec("DROP TABLE answer");
+      refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "recognizing a database without its answer table",
+        () => recognizeSchema(seam, WHERE),
+      );
+    },
+  },
+];
+
+const STORE_CASES: ContractCase[] = [
+  {
+    name: "store: create records the run, its retained sources and its first execution",
+    run(seam) {
+      const store = initialized(seam);
+      check(!store.hasRun(), "an initialized database holds no run yet");
+      same(store.create(newRun()), 1, "the first execution");
+      check(store.hasRun(), "the run exists");
+      const record = store.record();
+      same(record, {
+        id: "contract-run",
+        document: "release.md",
+        target: null,
+        definitionHash: "a".repeat(64),
+        propsHash: "b".repeat(64),
+        status: "running",
+        stopReason: null,
+        createdAt: record.createdAt,
+        updatedAt: record.createdAt,
+        eventCount: 0,
+      }, "the record");
+      same(store.props(), { version: "1.2.3", draft: false }, "the props");
+      same(store.sources(), [
+        { label: "release.md", text: ROOT_TEXT, root: true },
+        { label: "components/greet.md", text: COMPONENT_TEXT, root: false },
+      ], "the retained sources, root first");
+      same(store.executions(), [
+        { seq: 1, kind: "start", startedAt: record.createdAt, endedAt: null, outcome: null },
+      ], "the executions");
+      same(store.events(), [], "the journal");
+    },
+  },
+  {
+    name: "store: a second create is refused, unchanged",
+    run(seam) {
+      const store = running(seam);
+      refused(seam, undefined, "creating the run again", () => store.create(newRun()));
+    },
+  },
+  {
+    name: "store: a retained source that no longer matches its hash is refused as corrupt",
+    run(seam) {
+      const store = running(seam);
+      seam.exec("UPDATE source SET text = 'tampered text' WHERE root = 1");
+      const error = refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "reading a tampered source",
+        () => store.sources(),
+      );
+      check(!error.message.includes("tampered text"), "the refusal does not echo the source");
+    },
+  },
+  {
+    name: "store: append commits events in order and events() reads them back",
+    run(seam) {
+      const store = running(seam);
+      const createdAt = store.record().updatedAt;
+      same(store.append(1, effect(1)), 1, "the first event id");
+      same(store.append(1, effect(2)), 2, "the second event id");
+      same(store.append(1, CLOSE), 3, "the third event id");
+      const events = store.events();
+      same(events.map((e) => e.id), [1, 2, 3], "the event ids");
+      same(events.map((e) => e.event), [effect(1), effect(2), CLOSE], "the events");
+      check(events.every((e) => e.at > createdAt), "each event has its commit time");
+      const record = store.record();
+      same(record.eventCount, 3, "the event count");
+      check(record.updatedAt >= events[2].at, "the run's update time follows its last event");
+      same(
+        rows(seam, "SELECT execution FROM event"),
+        [{ execution: 1 }, { execution: 1 }, { execution: 1 }],
+        "each event names its execution",
+      );
+    },
+  },
+  {
+    name: "store: append under another execution is refused (ExecutorLostError), unchanged",
+    run(seam) {
+      const store = running(seam);
+      store.append(1, effect(1));
+      refused(
+        seam,
+        "ExecutorLostError",
+        "appending as execution 2",
+        () => store.append(2, effect(2)),
+      );
+    },
+  },
+  {
+    name: "store: append to a run that is not running is refused (ExecutorLostError), unchanged",
+    run(seam) {
+      const store = running(seam);
+      store.settle(1, "interrupted", { kind: "host", code: "interrupted" });
+      refused(
+        seam,
+        "ExecutorLostError",
+        "appending to an interrupted run",
+        () => store.append(1, effect(1)),
+      );
+    },
+  },
+  {
+    name: "store: settle ends the execution with its status and stop reason",
+    run(seam) {
+      const store = running(seam);
+      store.append(1, effect(1));
+      store.settle(1, "interrupted", { kind: "host", code: "interrupted" });
+      const record = store.record();
+      same(record.status, "interrupted", "the status");
+      same(record.stopReason, { kind: "host", code: "interrupted" }, "the stop reason");
+      const [execution] = store.executions();
+      same(execution.outcome, "interrupted", "the execution's outcome");
+      check(execution.endedAt !== null, "the execution has ended");
+      refused(
+        seam,
+        "ExecutorLostError",
+        "settling the ended execution again",
+        () => store.settle(1, "completed", null),
+      );
+    },
+  },
+  {
+    name: "store: settle under another execution is refused (ExecutorLostError), unchanged",
+    run(seam) {
+      const store = running(seam);
+      refused(
+        seam,
+        "ExecutorLostError",
+        "settling as execution 2",
+        () => store.settle(2, "completed", null),
+      );
+    },
+  },
+  {
+    name: "store: beginExecution continues a suspended run and fences out the old execution",
+    run(seam) {
+      const store = suspended(seam);
+      same(store.beginExecution(["suspended", "interrupted"]), 2, "the new execution");
+      const record = store.record();
+      same([record.status, record.stopReason], ["running", null], "the record");
+      same(
+        store.executions().map((e) => [e.seq, e.kind, e.outcome]),
+        [[1, "start", "suspended"], [2, "resume", null]],
+        "the executions",
+      );
+      refused(
+        seam,
+        "ExecutorLostError",
+        "appending as the old execution",
+        () => store.append(1, effect(9)),
+      );
+      same(store.append(2, effect(3)), 3, "the new execution appends");
+    },
+  },
+  {
+    name: "store: beginExecution refuses a status it does not allow (RunStateError), unchanged",
+    run(seam) {
+      const store = running(seam);
+      refused(
+        seam,
+        "RunStateError",
+        "beginning over a running run",
+        () => store.beginExecution(["suspended", "interrupted"]),
+      );
+      store.append(1, CLOSE);
+      store.settle(1, "completed", null);
+      refused(
+        seam,
+        "RunStateError",
+        "beginning over a completed run",
+        () => store.beginExecution(["suspended", "interrupted"]),
+      );
+    },
+  },
+  {
+    name: "store: recoverStale closes a running execution as interrupted (crashed)",
+    run(seam) {
+      const store = running(seam);
+      store.append(1, effect(1));
+      check(store.recoverStale(), "a running run is recovered");
+      const record = store.record();
+      same([record.status, record.stopReason], ["interrupted", {
+        kind: "host",
+        code: "crashed",
+      }], "the record");
+      const [execution] = store.executions();
+      same(execution.outcome, "interrupted", "the stale execution's outcome");
+      check(execution.endedAt !== null, "the stale execution has ended");
+      refused(
+        seam,
+        "ExecutorLostError",
+        "appending as the stale executor",
+        () => store.append(1, effect(2)),
+      );
+    },
+  },
+  {
+    name: "store: recoverStale leaves a run that is not running unchanged",
+    run(seam) {
+      const store = suspended(seam);
+      const before = dump(seam);
+      check(!store.recoverStale(), "a suspended run is not recovered");
+      same(dump(seam), before, "the database");
+    },
+  },
+  {
+    name: "store: storeAnswer stores one pending answer and changes nothing else",
+    run(seam) {
+      const store = suspended(seam);
+      same(store.pendingSuspension(), {
+        suspensionId: SUSPENSION_ID,
+        question: "Ship it?",
+        schema: { type: "boolean" },
+        answered: false,
+      }, "the pending suspension");
+      const record = store.record();
+      const events = dump(seam).split("\n").filter((line) => line.startsWith("event:"));
+      store.storeAnswer(SUSPENSION_ID, { approved: true, by: "release-manager" });
+      same(
+        store.answer(SUSPENSION_ID),
+        { approved: true, by: "release-manager" },
+        "the stored answer",
+      );
+      same(store.pendingSuspension()?.answered, true, "the suspension is answered");
+      same(store.record(), record, "the record");
+      same(
+        dump(seam).split("\n").filter((line) => line.startsWith("event:")),
+        events,
+        "the journal",
+      );
+    },
+  },
+  {
+    name: "store: storeAnswer refuses another suspension's id (RunStateError), unchanged",
+    run(seam) {
+      const store = suspended(seam);
+      refused(
+        seam,
+        "RunStateError",
+        "answering another suspension",
+        () => store.storeAnswer("root:7", true),
+      );
+    },
+  },
+  {
+    name: "store: storeAnswer refuses a second answer (RunStateError), unchanged",
+    run(seam) {
+      const store = suspended(seam);
+      store.storeAnswer(SUSPENSION_ID, true);
+      const error = refused(
+        seam,
+        "RunStateError",
+        "answering twice",
+        () => store.storeAnswer(SUSPENSION_ID, "a different secret-looking answer"),
+      );
+      check(!error.message.includes("secret-looking"), "the refusal does not echo the answer");
+      same(store.answer(SUSPENSION_ID), true, "the first answer");
+    },
+  },
+  {
+    name: "store: storeAnswer refuses a run that is not suspended (RunStateError), unchanged",
+    run(seam) {
+      const store = running(seam);
+      store.append(1, REQUEST);
+      refused(
+        seam,
+        "RunStateError",
+        "answering a running run",
+        () => store.storeAnswer(SUSPENSION_ID, true),
+      );
+      store.append(1, CLOSE);
+      store.settle(1, "completed", null);
+      refused(
+        seam,
+        "RunStateError",
+        "answering a completed run",
+        () => store.storeAnswer(SUSPENSION_ID, true),
+      );
+    },
+  },
+  {
+    name: "store: a suspension_answer append consumes the pending answer in the same transaction",
+    run(seam) {
+      const store = suspended(seam);
+      store.storeAnswer(SUSPENSION_ID, true);
+      const execution = store.beginExecution(["suspended", "interrupted"]);
+      const outer = new Error("a later write in the caller's transaction failed");
+      refused(
+        seam,
+        "Error",
+        "an answer append whose transaction fails later",
+        () =>
+          seam.transaction(() => {
+            store.append(execution, ANSWER);
+            throw outer;
+          }),
+      );
+      same(store.answer(SUSPENSION_ID), true, "the answer, still pending after the rollback");
+      same(store.append(execution, ANSWER), 3, "the answer event id");
+      same(store.answer(SUSPENSION_ID), undefined, "the consumed answer");
+      same(rows(seam, "SELECT count(*) AS n FROM answer"), [{ n: 0 }], "the answer table");
+      same(store.events().at(-1)?.event, ANSWER, "the last event");
+    },
+  },
+  {
+    name: "store: a suspension_answer append with no pending answer rolls back entirely",
+    run(seam) {
+      const store = suspended(seam);
+      const execution = store.beginExecution(["suspended", "interrupted"]);
+      refused(
+        seam,
+        "RunStateError",
+        "appending an answer nobody gave",
+        () => store.append(execution, ANSWER),
+      );
+      same(store.record().eventCount, 2, "the event count");
+    },
+  },
+  {
+    name: "store: cancel ends a suspended run and drops its pending answer",
+    run(seam) {
+      const store = suspended(seam);
+      store.storeAnswer(SUSPENSION_ID, false);
+      store.cancel();
+      const record = store.record();
+      same([record.status, record.stopReason], ["cancelled", {
+        kind: "host",
+        code: "cancelled",
+      }], "the record");
+      same(store.answer(SUSPENSION_ID), undefined, "the dropped answer");
+      refused(seam, "RunStateError", "cancelling twice", () => store.cancel());
+    },
+  },
+  {
+    name: "store: a run row with an unknown status is refused as corrupt, unchanged",
+    run(seam) {
+      const store = running(seam);
+      seam.exec("UPDATE run SET status = 'bogus'");
+      const error = refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "reading the record",
+        () => store.record(),
+      );
+      check(!error.message.includes("bogus"), "the refusal does not echo the stored status");
+      refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "appending to it",
+        () => store.append(1, effect(1)),
+      );
+      refused(seam, "WorkflowDatabaseCorruptError", "recovering it", () => store.recoverStale());
+    },
+  },
+  {
+    name: "store: an event body that is not a journal event is refused as corrupt",
+    run(seam) {
+      const store = running(seam);
+      store.append(1, effect(1));
+      seam.exec('UPDATE event SET body = \'{"type": "yield", oops\' WHERE seq = 1');
+      const error = refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "reading a non-JSON event",
+        () => store.events(),
+      );
+      check(!error.message.includes("oops"), "the refusal does not echo the stored body");
+      seam.exec(`UPDATE event SET body = ? WHERE seq = 1`, JSON.stringify({ type: "log" }));
+      refused(
+        seam,
+        "WorkflowDatabaseCorruptError",
+        "reading a JSON non-event",
+        () => store.events(),
+      );
+    },
+  },
+];
+
+/** Every case of the storage engine's contract, in a stable order with unique names. */
+export const RUN_STORE_CONTRACT: readonly ContractCase[] = [
+  ...SEAM_CASES,
+  ...SCHEMA_CASES,
+  ...STORE_CASES,
+];
