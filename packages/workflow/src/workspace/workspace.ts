@@ -41,6 +41,8 @@ export const ROOT_INO = 1;
 const MAX_SYMLINK_HOPS = 40;
 
 interface Located {
+  /** The canonical path (no symlinks, `.` or `..`). */
+  canonical: string;
   /** The directory holding the last component (null for `/`). */
   parent: number | null;
   /** The last component's name ("" for `/`). */
@@ -237,6 +239,13 @@ export class Workspace {
     this.#link(parent, located.name, ino);
   }
 
+  /** The canonical absolute path of an existing `path` (symlinks, `.` and `..` resolved). */
+  realpath(path: string): string {
+    const located = this.#locate(path, true);
+    if (located.ino === null) throw fsError("ENOENT", path, "resolve", "no such file or directory");
+    return located.canonical;
+  }
+
   /** The verbatim target of a symlink. */
   readlink(path: string): string {
     const inode = this.#inode(this.#existing(path, false, "read link"));
@@ -307,7 +316,9 @@ export class Workspace {
       const row =
         this.#sql.exec("SELECT ino FROM ws_dirent WHERE parent = ? AND name = ?", dir, part)[0];
       if (!row) {
-        if (queue.length === 0) return { parent: dir, name: part, ino: null };
+        if (queue.length === 0) {
+          return { canonical: [...names, part].join("/"), parent: dir, name: part, ino: null };
+        }
         throw fsError("ENOENT", path, "resolve", "a directory on the way does not exist");
       }
       const ino = Number(row.ino);
@@ -326,6 +337,7 @@ export class Workspace {
     }
     const ino = stack[stack.length - 1];
     return {
+      canonical: names.join("/") || "/",
       parent: stack.length > 1 ? stack[stack.length - 2] : null,
       name: names[names.length - 1],
       ino,

@@ -1,0 +1,193 @@
+/**
+ * Worker Shell's Worker: `just-bash` inside a Deno Worker started with no
+ * permissions. Its filesystem is the run's Workspace, reached only through
+ * messages to the host that carry the effect's token; it has no host file,
+ * no environment variable, no network and no subprocess.
+ *
+ * @module
+ */
+import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
+
+// Node-compat `process.env` is a permission-checked view of the host's
+// environment; some of just-bash's dependencies read it. Give them an empty one.
+// deno-lint-ignore no-explicit-any
+const nodeProcess = (globalThis as any).process;
+if (nodeProcess) {
+  Object.defineProperty(nodeProcess, "env", { value: {}, configurable: true, writable: true });
+}
+// just-bash's defense-in-depth reports what it cannot patch on the console;
+// the host's stderr belongs to the document.
+for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const) {
+  console[method] = () => {};
+}
+
+const { Bash } = await import("just-bash");
+type IFileSystem = ConstructorParameters<typeof Bash>[0] extends infer O
+  ? O extends { fs?: infer F } ? NonNullable<F> : never
+  : never;
+
+const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextId = 0;
+let token = "";
+
+class PosixError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function call(op: FsOp, ...args: unknown[]): Promise<unknown> {
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    self.postMessage({ type: "fs", token, id, op, args });
+  });
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function normalize(path: string): string {
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return "/" + parts.join("/");
+}
+
+type Stat = { kind: "dir" | "file" | "symlink"; mode: number; size: number; ino: number };
+
+function fsStat(stat: Stat) {
+  return {
+    isFile: stat.kind === "file",
+    isDirectory: stat.kind === "dir",
+    isSymbolicLink: stat.kind === "symlink",
+    mode: stat.mode,
+    size: stat.size,
+    mtime: new Date(0),
+    ino: stat.ino,
+  };
+}
+
+function bytesOf(content: string | Uint8Array): Uint8Array {
+  return typeof content === "string" ? encoder.encode(content) : content;
+}
+
+const workspaceFs = {
+  async readFile(path: string): Promise<string> {
+    return decoder.decode(await call("readFile", path) as Uint8Array);
+  },
+  async readFileBuffer(path: string): Promise<Uint8Array> {
+    return await call("readFile", path) as Uint8Array;
+  },
+  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
+    await call("writeFile", path, bytesOf(content));
+  },
+  async appendFile(path: string, content: string | Uint8Array): Promise<void> {
+    await call("appendFile", path, bytesOf(content));
+  },
+  async exists(path: string): Promise<boolean> {
+    return await call("exists", path) as boolean;
+  },
+  async stat(path: string) {
+    return fsStat(await call("stat", path) as Stat);
+  },
+  async lstat(path: string) {
+    return fsStat(await call("lstat", path) as Stat);
+  },
+  async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
+    await call("mkdir", path, options?.recursive ?? false);
+  },
+  async readdir(path: string): Promise<string[]> {
+    return await call("readdir", path) as string[];
+  },
+  async readdirWithFileTypes(path: string) {
+    const entries = await call("readdirTypes", path) as { name: string; kind: Stat["kind"] }[];
+    return entries.map((entry) => ({
+      name: entry.name,
+      isFile: entry.kind === "file",
+      isDirectory: entry.kind === "dir",
+      isSymbolicLink: entry.kind === "symlink",
+    }));
+  },
+  async rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void> {
+    await call("rm", path, options?.recursive ?? false, options?.force ?? false);
+  },
+  async cp(src: string, dest: string, options?: { recursive?: boolean }): Promise<void> {
+    await call("cp", src, dest, options?.recursive ?? false);
+  },
+  async mv(src: string, dest: string): Promise<void> {
+    await call("mv", src, dest);
+  },
+  resolvePath(base: string, path: string): string {
+    return normalize(path.startsWith("/") ? path : `${base}/${path}`);
+  },
+  getAllPaths(): string[] {
+    return [];
+  },
+  async chmod(path: string, mode: number): Promise<void> {
+    await call("chmod", path, mode);
+  },
+  async symlink(target: string, linkPath: string): Promise<void> {
+    await call("symlink", target, linkPath);
+  },
+  async link(existingPath: string, newPath: string): Promise<void> {
+    await call("link", existingPath, newPath);
+  },
+  async readlink(path: string): Promise<string> {
+    return await call("readlink", path) as string;
+  },
+  async realpath(path: string): Promise<string> {
+    return await call("realpath", path) as string;
+  },
+  utimes(): Promise<void> {
+    // Times are not part of a Workspace (root identity excludes them).
+    return Promise.resolve();
+  },
+};
+
+self.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
+  const message = event.data;
+  if (message.type === "reply") {
+    const waiter = pending.get(message.id);
+    pending.delete(message.id);
+    if (!waiter) return;
+    if (message.error) waiter.reject(new PosixError(message.error.code, message.error.message));
+    else waiter.resolve(message.value);
+    return;
+  }
+  token = message.token;
+  try {
+    const bash = new Bash({
+      fs: workspaceFs as unknown as IFileSystem,
+      cwd: message.cwd,
+      env: { HOME: "/", PATH: "/usr/bin:/bin" },
+      // The host's timeout (Worker.terminate) bounds a block, not iteration counts:
+      // a long loop is a legitimate script until its time is up.
+      executionLimits: {
+        maxLoopIterations: Number.MAX_SAFE_INTEGER,
+        maxCommandCount: Number.MAX_SAFE_INTEGER,
+        maxWorkUnits: Number.MAX_SAFE_INTEGER,
+        maxExecutionTimeMs: message.timeoutMs + 1_000,
+      },
+    });
+    const result = await bash.exec(message.script);
+    self.postMessage({
+      type: "done",
+      token: message.token,
+      exitCode: result.exitCode,
+      stdout: result.stdout,
+      stderr: result.stderr,
+    });
+  } catch (error) {
+    self.postMessage({
+      type: "crash",
+      token: message.token,
+      message: error instanceof Error ? `${error.name}: ${error.message}` : "unknown error",
+    });
+  }
+};

@@ -1,0 +1,109 @@
+/**
+ * The engine's `FileSystemProvider` over a run's Workspace: `<File>` and
+ * `<Glob>` under `xmd workflow` read and write the Workspace, never the host
+ * disk. The engine's logical paths (relative, normalized, never above the
+ * root) become absolute Workspace paths.
+ *
+ * Invariant: each call is one savepoint, so a documented refusal
+ * (`FileSystemError`) leaves the Workspace exactly as it was.
+ *
+ * @module
+ */
+import { compileGlob, FileSystemError, type FileSystemProvider } from "@xmd/core";
+import { compareUtf8, type Workspace } from "./workspace.ts";
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+const encoder = new TextEncoder();
+
+/** Absolute Workspace path of an engine logical path (`.` is `/`). */
+export function workspacePath(logical: string): string {
+  return logical === "." ? "/" : `/${logical}`;
+}
+
+/** `<File>` and `<Glob>` against a Workspace. */
+export class WorkspaceFileSystem implements FileSystemProvider {
+  readonly #workspace: Workspace;
+
+  /** A provider over `workspace`. */
+  constructor(workspace: Workspace) {
+    this.#workspace = workspace;
+  }
+
+  /** Reads a UTF-8 text file. */
+  readText(path: string): Promise<string> {
+    return this.#op(() => {
+      const bytes = this.#workspace.readFile(workspacePath(path));
+      try {
+        return decoder.decode(bytes);
+      } catch {
+        throw new FileSystemError(
+          "EINVAL",
+          path,
+          `Cannot read "${path}" as text: it is not valid UTF-8 (EINVAL)`,
+        );
+      }
+    });
+  }
+
+  /** Writes a UTF-8 text file, creating its parent directories. */
+  writeText(path: string, content: string): Promise<void> {
+    return this.#op(() => {
+      const absolute = workspacePath(path);
+      const parent = absolute.slice(0, absolute.lastIndexOf("/")) || "/";
+      if (parent !== "/") this.#workspace.mkdir(parent, { recursive: true });
+      this.#workspace.writeFile(absolute, encoder.encode(content));
+    });
+  }
+
+  /** Lists regular files under `cwd` matching `include` and not `exclude`, sorted. */
+  glob(cwd: string, include: readonly string[], exclude: readonly string[]): Promise<string[]> {
+    return this.#op(() => {
+      const includes = include.map(compileGlob);
+      const excludes = exclude.map(compileGlob);
+      const root = workspacePath(cwd);
+      if (this.#workspace.stat(root).kind !== "dir") {
+        throw new FileSystemError(
+          "ENOTDIR",
+          cwd,
+          `Cannot list "${cwd}": it is not a directory (ENOTDIR)`,
+        );
+      }
+      const found: string[] = [];
+      const walk = (dir: string, prefix: string) => {
+        for (const name of this.#workspace.readdir(dir)) {
+          const absolute = dir === "/" ? `/${name}` : `${dir}/${name}`;
+          const relative = prefix ? `${prefix}/${name}` : name;
+          const stat = this.#workspace.lstat(absolute);
+          if (stat.kind === "dir") walk(absolute, relative);
+          else if (stat.kind === "file" || this.#isFileLink(absolute)) {
+            if (
+              includes.some((match) => match(relative)) &&
+              !excludes.some((match) => match(relative))
+            ) {
+              found.push(relative);
+            }
+          }
+        }
+      };
+      walk(root, "");
+      return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : compareUtf8(a, b)));
+    });
+  }
+
+  #isFileLink(path: string): boolean {
+    try {
+      return this.#workspace.stat(path).kind === "file";
+    } catch (error) {
+      if (error instanceof FileSystemError) return false;
+      throw error;
+    }
+  }
+
+  #op<T>(action: () => T): Promise<T> {
+    try {
+      return Promise.resolve(this.#workspace.sql.transaction(action));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+}
