@@ -110,7 +110,12 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
       onlyFlags(command, flags, ["--no-secret-detection"]);
       const [id] = exactly(command, positionals, ["<run-id>"]);
       const secretDetection = secretDetectionOf(flags, io);
-      return await finish(host, await host.resume(id, { ...executionIo(io), secretDetection }), io);
+      return await execute(
+        host,
+        io,
+        secretDetection,
+        (executionIo) => host.resume(id, executionIo),
+      );
     }
     case "answer": {
       onlyFlags(command, flags, ["--no-secret-detection"]);
@@ -155,7 +160,11 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
           `Unknown status "${status}": use one of ${RUN_STATUSES.join(", ")}`,
         );
       }
-      const runs = (await host.list()).filter((run) =>
+      const listing = await host.list();
+      for (const problem of listing.unreadable) {
+        io.stderr(`xmd: warning: skipped ${problem.file}: ${problem.reason}\n`);
+      }
+      const runs = listing.runs.filter((run) =>
         status === undefined || run.record.status === status
       );
       io.stdout(
@@ -249,20 +258,47 @@ async function start(host: LocalWorkflowHost, args: readonly string[], io: Comma
   if (options.noSecretDetection) {
     io.stderr("xmd: warning: secret detection is off for this command\n");
   }
-  const report = await host.start(
-    { id, program, target: options.target, props },
-    { ...executionIo(io), secretDetection: !options.noSecretDetection },
+  return await execute(
+    host,
+    io,
+    !options.noSecretDetection,
+    (executionIo) => host.start({ id, program, target: options.target, props }, executionIo),
   );
-  return await finish(host, report, io);
 }
 
-function executionIo(io: CommandIo): ExecutionIo {
-  return {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    onRun: (id) => io.stderr(`workflow run: ${id}\n`),
-    signal: io.signal,
-  };
+/** Runs a start or resume, printing the run id once it exists and the status once committed. */
+async function execute(
+  host: LocalWorkflowHost,
+  io: CommandIo,
+  secretDetection: boolean,
+  run: (executionIo: ExecutionIo) => Promise<ExecutionReport>,
+): Promise<number> {
+  let id: string | undefined;
+  let report: ExecutionReport;
+  try {
+    report = await run({
+      stdout: io.stdout,
+      stderr: io.stderr,
+      onRun: (runId) => {
+        id = runId;
+        io.stderr(`workflow run: ${runId}\n`);
+      },
+      signal: io.signal,
+      secretDetection,
+    });
+  } catch (error) {
+    // An error the journal must not record (a secret, a divergence, storage) settles the run
+    // before it propagates; say how it ended, as for any other ending. A refusal leaves the
+    // run as it was and prints no status.
+    if (id !== undefined) {
+      const status = await host.inspect(id).then(({ record }) => record.status, () => undefined);
+      if (status === "failed" || status === "interrupted") {
+        io.stderr(`workflow status: ${status}\n`);
+      }
+    }
+    throw error;
+  }
+  return await finish(host, report, io);
 }
 
 /** Whether `--no-secret-detection` left the gate on; warns when it did not. */
@@ -323,7 +359,9 @@ function exactly(command: string, positionals: string[], names: string[]): strin
   if (positionals.length !== names.length) {
     throw new UsageError(
       `xmd workflow ${command} takes ${names.length ? names.join(" ") : "no arguments"}${
-        positionals.length > names.length ? `, not ${positionals.length} arguments` : ""
+        positionals.length > names.length
+          ? `, not ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`
+          : ""
       }: run xmd workflow --help`,
     );
   }

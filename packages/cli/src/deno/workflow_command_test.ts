@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { sha256Hex } from "@xmd/core";
 import { ExecutorLock } from "@xmd/workflow/deno";
 import { runXmd, type XmdResult } from "./_run-xmd.ts";
+import { workflowCommand } from "./workflow-command.ts";
 
 /** A working folder with documents, and a runs folder the commands use. */
 interface Sandbox {
@@ -44,17 +45,34 @@ interface Snapshot {
   history: string;
 }
 
+/**
+ * `xmd workflow history <id> --json`, run in-process: the same command and
+ * output as the subprocess, without paying a process start per snapshot.
+ */
+async function historyJson(box: Sandbox, id: string): Promise<string> {
+  let stdout = "";
+  let stderr = "";
+  const code = await workflowCommand(["history", id, "--json"], {
+    stdout: (text) => stdout += text,
+    stderr: (text) => stderr += text,
+    cwd: box.cwd,
+    env: { XMD_WORKFLOW_RUNS: box.runs },
+    interactive: false,
+    signal: new AbortController().signal,
+    resolve: (path) => path,
+  });
+  assert.equal(code, 0, stderr);
+  return stdout;
+}
+
 async function snapshot(box: Sandbox, id: string): Promise<Snapshot> {
   const bytes = await Deno.readFile(box.db(id));
-  const history = await box.xmd("history", id, "--json");
-  assert.equal(history.code, 0, history.stderr);
-  return { bytes, history: history.stdout };
+  return { bytes, history: await historyJson(box, id) };
 }
 
 async function assertUnchanged(box: Sandbox, id: string, before: Snapshot): Promise<void> {
   assert.deepEqual(await Deno.readFile(box.db(id)), before.bytes, `run ${id}'s database changed`);
-  const history = await box.xmd("history", id, "--json");
-  assert.equal(history.stdout, before.history, `run ${id}'s history changed`);
+  assert.equal(await historyJson(box, id), before.history, `run ${id}'s history changed`);
 }
 
 async function assertSameBytes(box: Sandbox, id: string, before: Snapshot): Promise<void> {
@@ -68,7 +86,7 @@ function assertRefused(result: XmdResult, message: string | RegExp): void {
   if (typeof message === "string") assert.equal(result.stderr, `xmd: ${message}\n`);
   else assert.match(result.stderr, message);
   assert.match(result.stderr, /^xmd: /);
-  assert.doesNotMatch(result.stderr, /workflow status:/);
+  assert.doesNotMatch(result.stderr, /^workflow status:/m);
   assert.doesNotMatch(result.stderr, /^\s+at /m, `stderr holds a stack trace:\n${result.stderr}`);
   assert.doesNotMatch(result.stderr, /internal error/);
 }
@@ -202,7 +220,7 @@ Deno.test("an <Elicit> suspends the run; status shows it; answer and resume fini
   const human = await box.xmd("history", "r1");
   assert.equal(human.code, 0, human.stderr);
   const table = human.stdout.split("\n\n").at(-1)!.trimEnd().split("\n");
-  assert.match(table[0], /^EVENT {2}WHEN {6}COROUTINE {2}KIND {16}WHERE {14}RESULT$/);
+  assert.deepEqual(table[0].split(/ +/), ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT"]);
   const rows = table.slice(1).map((line) => line.split(/ {2,}/));
   assert.deepEqual(rows.map((row) => [row[0], row[2], row[3], row[4], row[5]]), [
     ["1", "root", "props", "props doc.md", "ok"],
@@ -576,33 +594,36 @@ Deno.test("answers that are refused are each explained and change nothing", asyn
   assert.equal((await box.xmd("start", "--id=r1", "--props-who=Ada", "doc.md")).code, 2);
   const before = await snapshot(box, "r1");
 
+  // Each of these must change nothing, so they may run side by side.
+  const [malformed, mismatch, wrongSuspension, unknownRun, invalidRun, missingValue] = await Promise
+    .all([
+      box.xmd("answer", "r1", "ok-2", "{yes"),
+      box.xmd("answer", "r1", "ok-2", '"yes please"'),
+      box.xmd("answer", "r1", "ok-9", "true"),
+      box.xmd("answer", "r2", "ok-2", "true"),
+      box.xmd("answer", "../r1", "ok-2", "true"),
+      box.xmd("answer", "r1", "ok-2"),
+    ]);
   assertRefused(
-    await box.xmd("answer", "r1", "ok-2", "{yes"),
+    malformed,
     `Cannot read the answer: it is not valid JSON. Quote it for the shell, e.g. '{"ok":true}' or '"text"'`,
   );
-  await assertSameBytes(box, "r1", before);
-  const mismatch = await box.xmd("answer", "r1", "ok-2", '"yes please"');
   assertRefused(
     mismatch,
-    "Cannot accept the answer to ok-2: it does not match the question's schema: must be boolean",
+    "Cannot accept the answer to ok-2: it does not match the question's schema: answer must be boolean",
   );
   assert.doesNotMatch(mismatch.stderr, /yes please/, "the refusal echoed the answer");
-  await assertSameBytes(box, "r1", before);
+  assertRefused(wrongSuspension, 'Cannot answer "ok-9": run "r1" waits for ok-2');
   assertRefused(
-    await box.xmd("answer", "r1", "ok-9", "true"),
-    'Cannot answer "ok-9": run "r1" waits for ok-2',
-  );
-  await assertSameBytes(box, "r1", before);
-  assertRefused(
-    await box.xmd("answer", "r2", "ok-2", "true"),
+    unknownRun,
     `Cannot find run "r2": no such run in ${box.runs}. List runs with xmd workflow list`,
   );
   assertRefused(
-    await box.xmd("answer", "../r1", "ok-2", "true"),
+    invalidRun,
     'Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit',
   );
   assertRefused(
-    await box.xmd("answer", "r1", "ok-2"),
+    missingValue,
     "xmd workflow answer takes <run-id> <suspension-id> <json>: run xmd workflow --help",
   );
   await assertUnchanged(box, "r1", before);
@@ -683,6 +704,41 @@ Deno.test("the secret gate refuses an answer holding a token; --no-secret-detect
   assert.equal(resumed.code, 0);
 });
 
+Deno.test("a secret reaching the journal mid-run fails the run with its status, and resume explains why", async () => {
+  const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+  const box = await sandbox({
+    "doc.md": "---\nprops:\n  q:\n    type: string\n---\n\nIntro.\n\n" +
+      '<Elicit as="a" schema={{ type: "boolean" }}>Use {props.q}?</Elicit>\n',
+  });
+  const started = await box.xmd("start", "--id=q", `--props-q=${token}`, "doc.md");
+  assert.equal(started.stdout, "Intro.\n");
+  assert.equal(
+    started.stderr,
+    "workflow run: q\nworkflow status: failed\n" +
+      'xmd: Cannot persist journal event "Elicit doc.md:9:1": it contains what looks like a secret ' +
+      "(rule github-token). Remove the secret from the document or its inputs, or pass " +
+      "--no-secret-detection to turn the check off for one command.\n",
+  );
+  assert.equal(started.code, 1);
+  const before = await snapshot(box, "q");
+  assert.ok(!before.history.includes(token.slice(4)), "the secret reached the journal");
+  assert.deepEqual(JSON.parse(before.history).stopReason, {
+    kind: "host",
+    code: "secret_detected",
+  });
+
+  const resumed = await box.xmd("resume", "q");
+  assert.equal(resumed.stdout, "");
+  assert.equal(
+    resumed.stderr,
+    "workflow run: q\nworkflow status: failed\n" +
+      "xmd: run q failed: an event was refused by the secret gate\n" +
+      "Run q cannot be resumed: start a new run to try again\n",
+  );
+  assert.equal(resumed.code, 1);
+  await assertUnchanged(box, "q", before);
+});
+
 Deno.test("documents a workflow run cannot host yet, and malformed ones, are refused before any run exists", async () => {
   const box = await sandbox({
     "file.md": 'Intro.\n\n<File path="out.txt">x</File>\n',
@@ -690,23 +746,23 @@ Deno.test("documents a workflow run cannot host yet, and malformed ones, are ref
     "Step.md": "Step.\n\n```sh exec\necho hi > ran.txt\n```\n",
     "bad.md": "<If condition={true}>\n\nnever closed\n",
   });
+  const [file, shell, malformed, missing] = await Promise.all([
+    box.xmd("start", "file.md"),
+    box.xmd("start", "--id=x", "shell.md"),
+    box.xmd("start", "bad.md"),
+    box.xmd("start", "missing.md"),
+  ]);
   assertRefused(
-    await box.xmd("start", "file.md"),
+    file,
     "file.md:3:1: <File> is not available in workflow runs yet (it needs the run's Workspace): " +
       "run this document with xmd run instead",
   );
   assertRefused(
-    await box.xmd("start", "--id=x", "shell.md"),
+    shell,
     /^xmd: Step\.md:3:1: A sh exec block is not available in workflow runs yet .*: run this document with xmd run instead\n$/,
   );
-  assertRefused(
-    await box.xmd("start", "bad.md"),
-    /^xmd: bad\.md:1:1: Expected a closing tag for `<If>`/,
-  );
-  assertRefused(
-    await box.xmd("start", "missing.md"),
-    'Cannot read document "missing.md": no such file. Check the path',
-  );
+  assertRefused(malformed, /^xmd: bad\.md:1:1: Expected a closing tag for `<If>`/);
+  assertRefused(missing, 'Cannot read document "missing.md": no such file. Check the path');
   assert.equal(await exists(box.runs), false, "a refused start created the runs folder");
   assert.equal(await exists(`${box.cwd}/ran.txt`), false, "the shell block ran");
   assert.equal(await exists(`${box.cwd}/out.txt`), false, "the file was written");
@@ -716,61 +772,58 @@ Deno.test("a bad run id, option, command or runs folder is refused with what to 
   const box = await sandbox({ "doc.md": DONE_DOC });
   const invalid =
     'Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit';
-  assertRefused(await box.xmd("start", "--id=../escape", "doc.md"), invalid);
-  assertRefused(await box.xmd("start", `--id=${"x".repeat(129)}`, "doc.md"), invalid);
-  assertRefused(await box.xmd("start", "--id=", "doc.md"), invalid);
-  assert.equal(await exists(box.runs), false, "a refused start created the runs folder");
-  for (const command of ["status", "resume", "history", "cancel", "delete"]) {
-    assertRefused(await box.xmd(command, "-dash-first"), invalid);
-  }
-  assertRefused(
-    await box.xmd("start", "--bogus", "doc.md"),
-    'Unknown option "--bogus": run xmd workflow start --help for the options',
-  );
-  assertRefused(
-    await box.xmd("start", "--journal=trace.jsonl", "doc.md"),
-    "Options --journal, --replay and --answer belong to xmd run: a workflow run keeps its own journal and is answered with xmd workflow answer",
-  );
-  assertRefused(
-    await box.xmd("start"),
-    "Missing document: write xmd workflow start <document.md>",
-  );
-  assertRefused(
-    await box.xmd("status", "r1", "--verbose"),
-    'Unknown option "--verbose" for xmd workflow status: run xmd workflow --help',
-  );
-  assertRefused(
-    await box.xmd("resume", "r1", "r2"),
-    "xmd workflow resume takes <run-id>, not 2 arguments: run xmd workflow --help",
-  );
-  assertRefused(
-    await box.xmd("list", "extra"),
-    "xmd workflow list takes no arguments, not 1 arguments: run xmd workflow --help",
-  );
-  assertRefused(
-    await box.xmd("pause", "r1"),
-    'Unknown workflow command "pause": run xmd workflow --help',
-  );
+  const refusals: [string[], string][] = [
+    [["start", "--id=../escape", "doc.md"], invalid],
+    [["start", `--id=${"x".repeat(129)}`, "doc.md"], invalid],
+    [["start", "--id=", "doc.md"], invalid],
+    ...["status", "resume", "history", "cancel", "delete"].map((command): [string[], string] => [
+      [command, "-dash-first"],
+      invalid,
+    ]),
+    [
+      ["start", "--bogus", "doc.md"],
+      'Unknown option "--bogus": run xmd workflow start --help for the options',
+    ],
+    [
+      ["start", "--journal=trace.jsonl", "doc.md"],
+      "Options --journal, --replay and --answer belong to xmd run: a workflow run keeps its own " +
+      "journal and is answered with xmd workflow answer",
+    ],
+    [["start"], "Missing document: write xmd workflow start <document.md>"],
+    [
+      ["status", "r1", "--verbose"],
+      'Unknown option "--verbose" for xmd workflow status: run xmd workflow --help',
+    ],
+    [
+      ["resume", "r1", "r2"],
+      "xmd workflow resume takes <run-id>, not 2 arguments: run xmd workflow --help",
+    ],
+    [
+      ["list", "extra"],
+      "xmd workflow list takes no arguments, not 1 argument: run xmd workflow --help",
+    ],
+    [["pause", "r1"], 'Unknown workflow command "pause": run xmd workflow --help'],
+  ];
+  // Independent refusals that change nothing: run side by side.
+  const results = await Promise.all(refusals.map(([args]) => box.xmd(...args)));
+  results.forEach((result, index) => assertRefused(result, refusals[index][1]));
   assert.equal(await exists(box.runs), false, "a refused command created the runs folder");
 
-  const relative = await runXmd(["workflow", "start", "doc.md"], {
-    cwd: box.cwd,
-    env: { XMD_WORKFLOW_RUNS: "runs" },
-  });
+  const [relative, help, docHelp] = await Promise.all([
+    runXmd(["workflow", "start", "doc.md"], { cwd: box.cwd, env: { XMD_WORKFLOW_RUNS: "runs" } }),
+    box.xmd("--help"),
+    box.xmd("start", "doc.md", "--help"),
+  ]);
   assertRefused(
     relative,
     'XMD_WORKFLOW_RUNS must be an absolute path, not "runs": set it to a full path such as /home/me/runs',
   );
-  assert.equal(await exists(`${box.cwd}/runs`), false, "a relative runs folder was created");
-
-  const help = await box.xmd("--help");
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^Usage: xmd workflow <command>/);
   assert.match(help.stdout, /Exit codes: 0 completed, 1 refused or failed, 2 suspended/);
-  const docHelp = await box.xmd("start", "doc.md", "--help");
   assert.equal(docHelp.code, 0, docHelp.stderr);
   assert.match(docHelp.stdout, /--props-who=<string>/);
-  assert.equal(await exists(box.runs), false, "start --help started a run");
+  assert.equal(await exists(box.runs), false, "start --help or a relative folder started a run");
 });
 
 Deno.test("while one executor holds a run, a second resume, cancel or delete is refused and changes nothing", async () => {
@@ -782,12 +835,16 @@ Deno.test("while one executor holds a run, a second resume, cancel or delete is 
     using _holder = await ExecutorLock.acquire(`${box.db("busy")}.lock`, "busy");
     const busy =
       'Cannot run "busy": it is already running in another process. Wait for it, or stop it with Ctrl-C';
-    assertRefused(await box.xmd("resume", "busy"), busy);
-    assertRefused(await box.xmd("start", "--id=busy", "doc.md"), busy);
-    assertRefused(await box.xmd("cancel", "busy"), busy);
-    assertRefused(await box.xmd("delete", "busy"), busy);
+    const [resume, start, cancel, remove, inspected] = await Promise.all([
+      box.xmd("resume", "busy"),
+      box.xmd("start", "--id=busy", "doc.md"),
+      box.xmd("cancel", "busy"),
+      box.xmd("delete", "busy"),
+      box.xmd("status", "busy", "--json"),
+    ]);
+    for (const refused of [resume, start, cancel, remove]) assertRefused(refused, busy);
     // Inspection takes no lock.
-    const status = json(await box.xmd("status", "busy", "--json"));
+    const status = json(inspected);
     assert.equal(status.status, "suspended");
     await assertUnchanged(box, "busy", before);
   }
@@ -818,4 +875,23 @@ Deno.test("fifty runs started in parallel all complete and are all listed", asyn
   assert.ok(runs.every((run: { status: string }) => run.status === "completed"));
   const table = await box.xmd("list");
   assert.equal(table.stdout.trimEnd().split("\n").length, 51);
+});
+
+Deno.test("list reports a foreign file in the runs folder, leaves it untouched, and lists the rest", async () => {
+  const box = await sandbox({ "done.md": DONE_DOC });
+  assert.equal((await box.xmd("start", "--id=good", "done.md")).code, 0);
+  const foreign = `${box.runs}/${"ab".repeat(32)}.sqlite`;
+  await Deno.writeTextFile(
+    foreign,
+    "not a database at all, just text that is long enough to read a header from it",
+  );
+  const before = await Deno.readFile(foreign);
+  const list = await box.xmd("list");
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /^good\s+completed\s+done\.md/m);
+  assert.match(
+    list.stderr,
+    new RegExp(`^xmd: warning: skipped ${"ab".repeat(32)}\\.sqlite: .*not a SQLite database`, "m"),
+  );
+  assert.deepEqual(await Deno.readFile(foreign), before);
 });

@@ -41,7 +41,11 @@ function assertAligned(text: string): void {
   const starts = [...lines[0].matchAll(/\S+/g)].map((match) => match.index!);
   for (const line of lines.slice(1)) {
     for (const start of starts.slice(1)) {
-      assert.equal(line[start - 1], " ", `no gap before column ${start} in ${JSON.stringify(line)}`);
+      assert.equal(
+        line[start - 1],
+        " ",
+        `no gap before column ${start} in ${JSON.stringify(line)}`,
+      );
       assert.notEqual(line[start], " ", `column ${start} is misaligned in ${JSON.stringify(line)}`);
     }
     assert.equal(line, line.trimEnd(), "a line ends with spaces");

@@ -61,6 +61,14 @@ export interface RunHistory extends RunInspection {
   events: { id: number; at: number; event: JournalEvent }[];
 }
 
+/** What `list` found. */
+export interface RunListing {
+  /** Every readable run, newest first. */
+  runs: RunInspection[];
+  /** Files in the runs folder that were refused (foreign, newer, damaged), left untouched. */
+  unreadable: { file: string; reason: string }[];
+}
+
 /** A workflow host. */
 export interface WorkflowHost {
   /** Creates a run (or addresses the compatible run `--id` names) and executes it. */
@@ -78,8 +86,8 @@ export interface WorkflowHost {
   inspect(id: string): Promise<RunInspection>;
   /** A run's inspection and its committed journal events. */
   history(id: string): Promise<RunHistory>;
-  /** Lists every run. */
-  list(): Promise<RunInspection[]>;
+  /** Lists every run, and the run files it could not read. */
+  list(): Promise<RunListing>;
   /** Cancels a suspended or interrupted run. */
   cancel(id: string): Promise<void>;
   /** Deletes a run that is not running. */

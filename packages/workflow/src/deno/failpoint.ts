@@ -77,9 +77,13 @@ function armedFailpoint(): { failpoint: Failpoint; seen: number } | null {
   return armed;
 }
 
-/** Returns `seam` itself, or, when `XMD_FAILPOINT` is set, `seam` with the failpoint armed. */
-export function withFailpoint(seam: SqlSeam & Disposable): SqlSeam & Disposable {
+/**
+ * Opens a seam with `open` and returns it as it is or, when `XMD_FAILPOINT` is
+ * set, with the failpoint armed. The variable is checked before `open` runs.
+ */
+export function withFailpoint(open: () => SqlSeam & Disposable): SqlSeam & Disposable {
   const state = armedFailpoint();
+  const seam = open();
   return state ? new FailpointSeam(seam, state) : seam;
 }
 

@@ -35,6 +35,7 @@ import type {
   ExecutionReport,
   RunHistory,
   RunInspection,
+  RunListing,
   StartRequest,
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
@@ -43,6 +44,12 @@ import { notYetAvailableProviders } from "../execution/not-yet-available.ts";
 import { RunStore } from "../store/run-store.ts";
 import { ExecutorLock } from "./executor-lock.ts";
 import { openRunDatabase } from "./run-database.ts";
+
+const RECOGNITION_ERRORS = new Set([
+  "WorkflowDatabaseFormatError",
+  "WorkflowSchemaVersionError",
+  "WorkflowDatabaseCorruptError",
+]);
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
@@ -184,25 +191,32 @@ export class LocalWorkflowHost implements WorkflowHost {
     return { ...inspectStore(store), events: store.events() };
   }
 
-  async list(): Promise<RunInspection[]> {
-    const runs: RunInspection[] = [];
+  async list(): Promise<RunListing> {
+    const listing: RunListing = { runs: [], unreadable: [] };
     let entries: Deno.DirEntry[];
     try {
       entries = await Array.fromAsync(Deno.readDir(this.#runs));
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return [];
+      if (error instanceof Deno.errors.NotFound) return listing;
       throw error;
     }
     for (const entry of entries) {
       if (!entry.isFile || !/^[0-9a-f]{64}\.sqlite$/.test(entry.name)) continue;
       const path = join(this.#runs, entry.name);
-      const opened = await openRunDatabase(path, `run file ${entry.name}`, { create: false });
-      if (!opened) continue;
-      using seam = opened.seam;
-      const store = new RunStore(seam, `run file ${entry.name}`);
-      if (store.hasRun()) runs.push(inspectStore(store));
+      try {
+        const opened = await openRunDatabase(path, `run file ${entry.name}`, { create: false });
+        if (!opened) continue;
+        using seam = opened.seam;
+        const store = new RunStore(seam, `run file ${entry.name}`);
+        if (store.hasRun()) listing.runs.push(inspectStore(store));
+      } catch (error) {
+        // One damaged or foreign file does not hide the other runs; it is reported, untouched.
+        if (!(error instanceof Error) || !RECOGNITION_ERRORS.has(error.name)) throw error;
+        listing.unreadable.push({ file: entry.name, reason: error.message });
+      }
     }
-    return runs.sort((a, b) => b.record.createdAt - a.record.createdAt);
+    listing.runs.sort((a, b) => b.record.createdAt - a.record.createdAt);
+    return listing;
   }
 
   async cancel(id: string): Promise<void> {

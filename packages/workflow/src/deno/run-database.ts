@@ -97,7 +97,7 @@ export async function openRunDatabase(
 ): Promise<OpenRunDatabase | undefined> {
   if (await isEmptyFile(path)) {
     if (!options.create) return undefined;
-    const seam = withFailpoint(new NodeSqliteSeam(new DatabaseSync(path), where));
+    const seam = withFailpoint(() => new NodeSqliteSeam(connect(path), where));
     try {
       initializeSchema(seam, () => {
         seam.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
@@ -111,7 +111,7 @@ export async function openRunDatabase(
     return { seam, created: true };
   }
   await checkHeader(path, where);
-  const seam = withFailpoint(new NodeSqliteSeam(new DatabaseSync(path), where));
+  const seam = withFailpoint(() => new NodeSqliteSeam(connect(path), where));
   try {
     recognizeSchema(seam, where);
     configure(seam);
@@ -122,8 +122,17 @@ export async function openRunDatabase(
   return { seam, created: false };
 }
 
+/**
+ * Opens a connection that waits for a concurrent writer instead of failing at
+ * once; setting the timeout writes nothing to the file.
+ */
+function connect(path: string): DatabaseSync {
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA busy_timeout = 10000");
+  return db;
+}
+
 function configure(seam: SqlSeam): void {
   seam.exec("PRAGMA journal_mode = WAL");
   seam.exec("PRAGMA synchronous = FULL");
-  seam.exec("PRAGMA busy_timeout = 10000");
 }

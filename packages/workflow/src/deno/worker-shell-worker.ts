@@ -8,6 +8,12 @@
  */
 import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 
+/** The Worker's global scope (this module runs only as a Worker). */
+const scope = globalThis as unknown as {
+  postMessage(message: unknown): void;
+  onmessage: ((event: MessageEvent<RunMessage | ReplyMessage>) => void) | null;
+};
+
 // Node-compat `process.env` is a permission-checked view of the host's
 // environment; some of just-bash's dependencies read it. Give them an empty one.
 // deno-lint-ignore no-explicit-any
@@ -42,7 +48,7 @@ function call(op: FsOp, ...args: unknown[]): Promise<unknown> {
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    self.postMessage({ type: "fs", token, id, op, args });
+    scope.postMessage({ type: "fs", token, id, op, args });
   });
 }
 
@@ -150,7 +156,7 @@ const workspaceFs = {
   },
 };
 
-self.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
+scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
   const message = event.data;
   if (message.type === "reply") {
     const waiter = pending.get(message.id);
@@ -176,7 +182,7 @@ self.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
       },
     });
     const result = await bash.exec(message.script);
-    self.postMessage({
+    scope.postMessage({
       type: "done",
       token: message.token,
       exitCode: result.exitCode,
@@ -184,7 +190,7 @@ self.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
       stderr: result.stderr,
     });
   } catch (error) {
-    self.postMessage({
+    scope.postMessage({
       type: "crash",
       token: message.token,
       message: error instanceof Error ? `${error.name}: ${error.message}` : "unknown error",
