@@ -34,5 +34,21 @@ export {
 export {
   checkWorkflowSupport,
   NotAvailableInWorkflowError,
-  notYetAvailableProviders,
-} from "./src/execution/not-yet-available.ts";
+  notYetAvailableShell,
+} from "./src/execution/workflow-support.ts";
+export { ROOT_INO, Workspace, type WorkspaceStat } from "./src/workspace/workspace.ts";
+export { WorkspaceFileSystem } from "./src/workspace/workspace-file-system.ts";
+export { forgetHashes, publishRoot } from "./src/workspace/publish-root.ts";
+export {
+  fileObject,
+  ROOT_FORMAT,
+  type TreeEntry,
+  treeObject,
+} from "./src/workspace/root-format.ts";
+export {
+  FileObjectSchema,
+  readChunk,
+  readObject,
+  TreeObjectSchema,
+  verifyRoot,
+} from "./src/workspace/verify-root.ts";

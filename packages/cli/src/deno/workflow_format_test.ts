@@ -27,6 +27,7 @@ function record(overrides: Partial<RunRecord> = {}): RunRecord {
     createdAt: NOW - 3 * HOUR,
     updatedAt: NOW - 5 * MINUTE,
     eventCount: 4,
+    root: "c".repeat(64),
     ...overrides,
   };
 }

@@ -86,6 +86,8 @@ export interface RunRecord {
   updatedAt: number;
   /** How many journal events are committed. */
   eventCount: number;
+  /** The Workspace root current after the last committed event. */
+  root: string;
 }
 
 /** Parses a stored status. */

@@ -27,7 +27,7 @@
  *
  * @module
  */
-import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
+import type { HeldTransaction, SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
 import { COMMIT_POINTS, type CommitPoint } from "../store/commit-points.ts";
 
 /** The environment variable that arms a failpoint. */
@@ -124,6 +124,31 @@ class FailpointSeam implements SqlSeam, Disposable {
     } finally {
       this.#depth--;
     }
+  }
+
+  hold(label: CommitPoint): HeldTransaction {
+    const held = this.#inner.hold!(label);
+    const { failpoint } = this.#state;
+    this.#depth++;
+    let ended = false;
+    const end = () => {
+      if (!ended) this.#depth--;
+      ended = true;
+    };
+    return {
+      discard: () => held.discard(),
+      commit: () => {
+        const trips = label === failpoint.point && ++this.#state.seen === failpoint.nth;
+        if (trips && failpoint.phase === "before") Deno.kill(Deno.pid, failpoint.signal);
+        end();
+        held.commit();
+        if (trips && failpoint.phase === "after") Deno.kill(Deno.pid, failpoint.signal);
+      },
+      rollback: () => {
+        end();
+        held.rollback();
+      },
+    };
   }
 
   #changes(): number {

@@ -40,9 +40,9 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
-import { notYetAvailableProviders } from "../execution/not-yet-available.ts";
 import { RunStore } from "../store/run-store.ts";
 import { ExecutorLock } from "./executor-lock.ts";
+import { WorkerShell } from "./worker-shell.ts";
 import { openRunDatabase } from "./run-database.ts";
 
 const RECOGNITION_ERRORS = new Set([
@@ -265,7 +265,6 @@ export class LocalWorkflowHost implements WorkflowHost {
           const result = await executeRun({
             store,
             execution: null,
-            providers: notYetAvailableProviders(),
             gate: disabledSecretGate,
             stdout: io.stdout,
             stderr: io.stderr,
@@ -309,7 +308,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const result = await executeRun({
       store,
       execution,
-      providers: notYetAvailableProviders(),
+      shell: (workspace) => new WorkerShell(workspace),
       gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
       stdout: io.stdout,
       stderr: io.stderr,

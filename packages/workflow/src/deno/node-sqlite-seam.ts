@@ -12,7 +12,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
-import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
+import type { HeldTransaction, SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
 
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
@@ -48,6 +48,30 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
   }
 
   /** Runs `fn` in a transaction, or in a savepoint when one is open. */
+  hold(): HeldTransaction {
+    if (this.#depth !== 0) {
+      throw new Error("A held transaction must be outermost; this is a bug in xmd");
+    }
+    this.#control("BEGIN IMMEDIATE");
+    this.#control("SAVEPOINT xmd_effect");
+    this.#depth = 1;
+    let open = true;
+    const end = (sql: string[]) => {
+      if (!open) return;
+      open = false;
+      this.#depth = 0;
+      for (const statement of sql) this.#control(statement);
+    };
+    return {
+      discard: () => {
+        if (!open) return;
+        this.#control("ROLLBACK TO xmd_effect");
+      },
+      commit: () => end(["RELEASE xmd_effect", "COMMIT"]),
+      rollback: () => end(this.#db.isTransaction ? ["ROLLBACK"] : []),
+    };
+  }
+
   transaction<T>(fn: () => T): T {
     const depth = this.#depth;
     const savepoint = `xmd_${depth}`;

@@ -16,6 +16,7 @@
 import {
   DivergenceError,
   type DurableStream,
+  type FileSystemProvider,
   Journal,
   type JournalEvent,
   type JsonValue,
@@ -25,9 +26,16 @@ import {
   type RunOutcome,
   runProgram,
   type SecretGate,
+  type ShellProvider,
 } from "@xmd/core";
 import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
+import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
+import { publishRoot } from "../workspace/publish-root.ts";
+import { verifyRoot } from "../workspace/verify-root.ts";
+import { Workspace } from "../workspace/workspace.ts";
+import { WorkspaceFileSystem } from "../workspace/workspace-file-system.ts";
+import { notYetAvailableShell } from "./workflow-support.ts";
 
 /** What executing a run needs. */
 export interface ExecuteRunOptions {
@@ -35,8 +43,11 @@ export interface ExecuteRunOptions {
   store: RunStore;
   /** The execution that holds the run (from `create` or `beginExecution`); null to replay only. */
   execution: number | null;
-  /** Filesystem and shell providers for live effects. */
-  providers: Pick<Providers, "fs" | "shell">;
+  /**
+   * The shell for exec blocks, over the run's Workspace (the local provider's
+   * Worker Shell); without it exec blocks are refused.
+   */
+  shell?: (workspace: Workspace) => ShellProvider & Partial<Disposable>;
   /** The secret gate every event passes. */
   gate: SecretGate;
   /** Receives the rendered document. */
@@ -71,7 +82,8 @@ export async function loadRetainedProgram(store: RunStore): Promise<Program> {
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
   const { store, execution } = options;
   const program = await loadRetainedProgram(store);
-  const stream = new RunJournalStream(store, execution);
+  const effects = new EffectTransactions(store);
+  const stream = new RunJournalStream(store, execution, effects);
   const journal = await Journal.open(stream, options.gate);
   const replayOnly = execution === null;
   // Under an execution, a completed journal means the previous executor died
@@ -79,26 +91,41 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   // reproduced without providers, then settled.
   const detached = replayOnly || journal.state === "completed";
   let outcome: RunOutcome;
+  let shell: (ShellProvider & Partial<Disposable>) | undefined;
   try {
-    outcome = await runProgram({
-      program,
-      props: store.props(),
-      providers: detached ? detachedProviders() : {
-        ...options.providers,
+    let providers = detachedProviders();
+    if (!detached) {
+      // A partial replay continues from the current root; a damaged Workspace stops it.
+      const record = store.record();
+      verifyRoot(store.sql, record.root, `run "${record.id}"`);
+      const workspace = new Workspace(store.sql);
+      shell = options.shell?.(workspace);
+      providers = {
+        fs: effects.wrapFileSystem(new WorkspaceFileSystem(workspace)),
+        shell: effects.wrapShell(shell ?? notYetAvailableShell()),
         elicit: {
           suspends: true,
           answer: (id: string) => Promise.resolve(store.answer(id) as JsonValue | undefined),
         },
-      },
+      };
+    }
+    outcome = await runProgram({
+      program,
+      props: store.props(),
+      providers,
       journal,
       stdout: options.stdout,
       stderr: options.stderr,
       signal: options.signal,
     });
   } catch (error) {
+    effects.rollback();
     if (!replayOnly) settleAfterFailure(store, execution, error);
     throw error;
+  } finally {
+    shell?.[Symbol.dispose]?.();
   }
+  effects.rollback();
   if (replayOnly) return { status: store.record().status, outcome };
   const last = () => store.record().eventCount;
   switch (outcome.status) {
@@ -132,13 +159,80 @@ function settleAfterFailure(store: RunStore, execution: number, error: unknown):
 }
 
 /** The store's event table as the journal's durable stream, written under one execution. */
+/**
+ * One live Workspace effect = one transaction: the first filesystem or shell
+ * call of an effect holds a transaction open; the effect's journal event then
+ * publishes the new root (or, for a refusal, failure or cancellation, discards
+ * the effect's changes first), is appended, and commits with it.
+ */
+class EffectTransactions {
+  readonly #store: RunStore;
+  #held: HeldTransaction | undefined;
+
+  constructor(store: RunStore) {
+    this.#store = store;
+  }
+
+  #begin(): void {
+    this.#held ??= this.#store.sql.hold?.("workspace-effect");
+  }
+
+  wrapFileSystem(inner: FileSystemProvider): FileSystemProvider {
+    return {
+      readText: (path) => (this.#begin(), inner.readText(path)),
+      writeText: (path, content) => (this.#begin(), inner.writeText(path, content)),
+      glob: (cwd, include, exclude) => (this.#begin(), inner.glob(cwd, include, exclude)),
+    };
+  }
+
+  wrapShell(inner: ShellProvider): ShellProvider {
+    return { run: (request) => (this.#begin(), inner.run(request)) };
+  }
+
+  /** Appends `event`, inside the held effect transaction when there is one. */
+  append(execution: number, event: JournalEvent): void {
+    const held = this.#held;
+    this.#held = undefined;
+    if (!held) {
+      this.#store.append(execution, event);
+      return;
+    }
+    try {
+      if (discardsChanges(event)) held.discard();
+      this.#store.append(execution, event, publishRoot(this.#store.sql));
+      held.commit();
+    } catch (error) {
+      held.rollback();
+      throw error;
+    }
+  }
+
+  /** Drops a held effect whose event was never appended (a secret, a storage failure). */
+  rollback(): void {
+    this.#held?.rollback();
+    this.#held = undefined;
+  }
+}
+
+/** Whether an effect's changes must not be kept: it failed, was cancelled, or its block failed. */
+function discardsChanges(event: JournalEvent): boolean {
+  if (event.type !== "yield") return false;
+  if (event.result.status !== "ok") return true;
+  if (event.description.type !== "exec" || "as" in event.description) return false;
+  const value = event.result.value as { exitCode?: unknown } | null;
+  return value?.exitCode !== 0;
+}
+
+/** The store's event table as the journal's durable stream, written under one execution. */
 class RunJournalStream implements DurableStream {
   readonly #store: RunStore;
   readonly #execution: number | null;
+  readonly #effects: EffectTransactions;
 
-  constructor(store: RunStore, execution: number | null) {
+  constructor(store: RunStore, execution: number | null, effects: EffectTransactions) {
     this.#store = store;
     this.#execution = execution;
+    this.#effects = effects;
   }
 
   readAll(): Promise<JournalEvent[]> {
@@ -149,7 +243,7 @@ class RunJournalStream implements DurableStream {
     if (this.#execution === null) {
       return Promise.reject(new Error("A replay appends nothing; this is a bug in xmd"));
     }
-    this.#store.append(this.#execution, event);
+    this.#effects.append(this.#execution, event);
     return Promise.resolve();
   }
 }

@@ -15,6 +15,21 @@ export type SqlValue = null | number | bigint | string | Uint8Array;
 /** A result row, by column name. */
 export type SqlRow = Record<string, SqlValue>;
 
+/**
+ * An outermost transaction held open across awaits, for one live Workspace
+ * effect (a shell block's many filesystem calls, then its journal event).
+ * Statements and `transaction` calls made while it is open join it (nested
+ * calls are savepoints).
+ */
+export interface HeldTransaction {
+  /** Rolls back everything the effect changed, keeping the transaction open for its event. */
+  discard(): void;
+  /** Commits the effect and its event. */
+  commit(): void;
+  /** Rolls everything back and ends the transaction. */
+  rollback(): void;
+}
+
 /** The minimal synchronous SQL interface the storage engine needs. */
 export interface SqlSeam {
   /** Runs one statement with positional `?` parameters and returns its rows. */
@@ -25,4 +40,9 @@ export interface SqlSeam {
    * instrumentation (the local provider's failpoints); a driver may ignore it.
    */
   transaction<T>(fn: () => T, label?: CommitPoint): T;
+  /**
+   * Opens a held transaction (drivers whose connection belongs to one
+   * executor; a Durable Object has none, its effects arrive as whole commits).
+   */
+  hold?(label: CommitPoint): HeldTransaction;
 }

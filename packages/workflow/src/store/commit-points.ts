@@ -18,6 +18,7 @@ export const COMMIT_POINTS = [
   "recover-stale", // a stale `running` execution is closed as interrupted
   "begin-execution", // `resume` opens a new execution
   "cancel", // `cancel` ends a suspended or interrupted run
+  "workspace-effect", // a live Workspace effect: its changes, the new root and its journal event
 ] as const;
 
 /** The name of one of the storage engine's transactions. */

@@ -36,6 +36,7 @@ import {
   WorkflowDatabaseCorruptError,
 } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
+import { publishRoot } from "../workspace/publish-root.ts";
 import type { CommitPoint } from "./commit-points.ts";
 
 /** A retained source of the definition. */
@@ -77,9 +78,12 @@ const RunRowSchema = z.object({
   status: RunStatusSchema,
   stop_reason: z.string().nullable(),
   execution: z.number().int().nonnegative(),
+  root: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.number().int(),
   updated_at: z.number().int(),
 }).strict();
+
+const RootSchema = z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
 const ExecutionRowSchema = z.object({
   seq: z.number().int().positive(),
@@ -120,14 +124,15 @@ export class RunStore {
       const now = this.#now();
       this.#sql.exec(
         "INSERT INTO run (singleton, id, document, target, definition_hash, props, props_hash, " +
-          "status, stop_reason, execution, created_at, updated_at) " +
-          "VALUES (1, ?, ?, ?, ?, ?, ?, 'running', NULL, 1, ?, ?)",
+          "status, stop_reason, execution, root, created_at, updated_at) " +
+          "VALUES (1, ?, ?, ?, ?, ?, ?, 'running', NULL, 1, ?, ?, ?)",
         run.id,
         run.document,
         run.target,
         run.definitionHash,
         JSON.stringify(run.props),
         run.propsHash,
+        publishRoot(this.#sql),
         now,
         now,
       );
@@ -173,6 +178,7 @@ export class RunStore {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       eventCount: Number(count),
+      root: row.root,
     };
   }
 
@@ -213,15 +219,18 @@ export class RunStore {
   }
 
   /** Every committed journal event, in order, with its id (1-based seq) and commit time. */
-  events(): { id: number; at: number; event: JournalEvent }[] {
-    return this.#sql.exec("SELECT seq, body, created_at FROM event ORDER BY seq").map((row) => {
-      const id = Number(row.seq);
-      return {
-        id,
-        at: Number(row.created_at),
-        event: this.#parseJson(String(row.body), JournalEventSchema, `journal event ${id}`),
-      };
-    });
+  events(): { id: number; at: number; root: string; event: JournalEvent }[] {
+    return this.#sql.exec("SELECT seq, body, root, created_at FROM event ORDER BY seq").map(
+      (row) => {
+        const id = Number(row.seq);
+        return {
+          id,
+          at: Number(row.created_at),
+          root: this.#parseRow({ root: row.root }, RootSchema, `journal event ${id}`).root,
+          event: this.#parseJson(String(row.body), JournalEventSchema, `journal event ${id}`),
+        };
+      },
+    );
   }
 
   /**
@@ -288,8 +297,13 @@ export class RunStore {
     }, "recover-stale");
   }
 
-  /** Appends one journal event for `execution`; consumes the answer a `suspension_answer` carries. */
-  append(execution: number, event: JournalEvent): number {
+  /**
+   * Appends one journal event for `execution`; consumes the answer a
+   * `suspension_answer` carries. `root` is the Workspace root current after
+   * the event (a Workspace effect's new root); it becomes the run's current
+   * root. Without it the current root is unchanged.
+   */
+  append(execution: number, event: JournalEvent, root?: string): number {
     const point: CommitPoint =
       event.type === "yield" && event.description.type === "suspension_answer"
         ? "consume-answer"
@@ -307,13 +321,15 @@ export class RunStore {
           throw new RunStateError(`Cannot record the answer to ${id}: no answer is pending`);
         }
       }
+      const after = root ?? this.#runRow().root;
       this.#sql.exec(
-        "INSERT INTO event (execution, body, created_at) VALUES (?, ?, ?)",
+        "INSERT INTO event (execution, body, root, created_at) VALUES (?, ?, ?, ?)",
         execution,
         JSON.stringify(event),
+        after,
         now,
       );
-      this.#sql.exec("UPDATE run SET updated_at = ?", now);
+      this.#sql.exec("UPDATE run SET updated_at = ?, root = ?", now, after);
       return Number(this.#sql.exec("SELECT max(seq) AS seq FROM event")[0].seq);
     }, point);
   }

@@ -16,6 +16,8 @@ import {
   WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
+import { Workspace } from "../workspace/workspace.ts";
+import { WORKSPACE_INDEXES, WORKSPACE_TABLES } from "../workspace/workspace-tables.ts";
 
 /** The schema version this code reads and writes. */
 export const SCHEMA_VERSION = 1;
@@ -34,7 +36,8 @@ export const TABLES: readonly { name: string; sql: string }[] = [
     sql: "CREATE TABLE run (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), " +
       "id TEXT NOT NULL, document TEXT NOT NULL, target TEXT, definition_hash TEXT NOT NULL, " +
       "props TEXT NOT NULL, props_hash TEXT NOT NULL, status TEXT NOT NULL, stop_reason TEXT, " +
-      "execution INTEGER NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL) STRICT",
+      "execution INTEGER NOT NULL, root TEXT NOT NULL, created_at INTEGER NOT NULL, " +
+      "updated_at INTEGER NOT NULL) STRICT",
   },
   {
     name: "source",
@@ -49,19 +52,22 @@ export const TABLES: readonly { name: string; sql: string }[] = [
   {
     name: "event",
     sql: "CREATE TABLE event (seq INTEGER PRIMARY KEY, execution INTEGER NOT NULL, " +
-      "body TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT",
+      "body TEXT NOT NULL, root TEXT NOT NULL, created_at INTEGER NOT NULL) STRICT",
   },
   {
     name: "answer",
     sql: "CREATE TABLE answer (suspension_id TEXT PRIMARY KEY, value TEXT NOT NULL, " +
       "created_at INTEGER NOT NULL) STRICT",
   },
+  ...WORKSPACE_TABLES,
 ];
 
 /** Creates schema version 1 in an empty database, atomically, the version row last. */
 export function initializeSchema(sql: SqlSeam, stamp?: () => void): void {
   sql.transaction(() => {
     for (const table of TABLES) sql.exec(table.sql);
+    for (const index of WORKSPACE_INDEXES) sql.exec(index);
+    Workspace.createRoot(sql);
     sql.exec("INSERT INTO xmd_meta (key, value) VALUES ('format', ?)", FORMAT);
     stamp?.();
     sql.exec(

@@ -75,6 +75,11 @@ export class Workspace {
   static initialize(sql: SqlSeam): void {
     for (const table of WORKSPACE_TABLES) sql.exec(table.sql);
     for (const index of WORKSPACE_INDEXES) sql.exec(index);
+    Workspace.createRoot(sql);
+  }
+
+  /** Creates the empty root directory in freshly created tables. */
+  static createRoot(sql: SqlSeam): void {
     sql.exec(
       "INSERT INTO ws_inode (ino, kind, mode, size, target, chunks, nlink, hash) " +
         "VALUES (?, 'dir', ?, 0, NULL, NULL, 2, NULL)",

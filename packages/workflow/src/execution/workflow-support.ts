@@ -1,0 +1,54 @@
+/**
+ * What a workflow run can execute: every element, with `<File>`, `<Glob>` and
+ * `<Dir>` on the run's Workspace and `sh`/`bash` exec blocks in Worker Shell.
+ * Other block languages have no Workspace-bound interpreter: `start` refuses
+ * them before creating anything, naming the block; nothing falls back to the
+ * host.
+ *
+ * @module
+ */
+import {
+  DocumentError,
+  EffectRefusal,
+  type Part,
+  type Program,
+  type ShellProvider,
+  walkElements,
+} from "@xmd/core";
+
+/** An effect this host cannot perform in a workflow run. */
+export class NotAvailableInWorkflowError extends EffectRefusal {
+  override name = "NotAvailableInWorkflowError";
+}
+
+const SHELLS = new Set(["sh", "bash"]);
+
+/** Refuses a program with an exec block Worker Shell cannot run, at the first such block. */
+export function checkWorkflowSupport(program: Program): void {
+  for (const document of [program.root, ...program.components.values()]) {
+    const visitParts = (parts: readonly Part[]) => {
+      for (const part of parts) {
+        if (part.kind === "code" && !SHELLS.has(part.code.lang)) {
+          throw new DocumentError(
+            `A "${part.code.lang}" exec block cannot run in a workflow run: only sh and bash blocks run there (in Worker Shell). Run this document with xmd run instead`,
+            part.code.position,
+          );
+        }
+      }
+    };
+    visitParts(document.parts);
+    walkElements(document.parts, (element) => visitParts(element.children));
+  }
+}
+
+/** A shell for hosts that have none: every block is refused. */
+export function notYetAvailableShell(): ShellProvider {
+  return {
+    run: () =>
+      Promise.reject(
+        new NotAvailableInWorkflowError(
+          "Running a shell block is not available on this host: it has no Worker Shell",
+        ),
+      ),
+  };
+}
