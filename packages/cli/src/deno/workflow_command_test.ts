@@ -739,33 +739,39 @@ Deno.test("a secret reaching the journal mid-run fails the run with its status, 
   await assertUnchanged(box, "q", before);
 });
 
-Deno.test("documents a workflow run cannot host yet, and malformed ones, are refused before any run exists", async () => {
+Deno.test("documents a workflow run cannot host, and malformed ones, are refused before any run exists", async () => {
   const box = await sandbox({
-    "file.md": 'Intro.\n\n<File path="out.txt">x</File>\n',
-    "shell.md": "Intro.\n\n<Step />\n",
-    "Step.md": "Step.\n\n```sh exec\necho hi > ran.txt\n```\n",
+    "python.md": "Intro.\n\n<Step />\n",
+    "Step.md": "Step.\n\n```python exec\nopen('ran.txt', 'w')\n```\n",
     "bad.md": "<If condition={true}>\n\nnever closed\n",
   });
-  const [file, shell, malformed, missing] = await Promise.all([
-    box.xmd("start", "file.md"),
-    box.xmd("start", "--id=x", "shell.md"),
+  const [python, malformed, missing] = await Promise.all([
+    box.xmd("start", "--id=x", "python.md"),
     box.xmd("start", "bad.md"),
     box.xmd("start", "missing.md"),
   ]);
   assertRefused(
-    file,
-    "file.md:3:1: <File> is not available in workflow runs yet (it needs the run's Workspace): " +
-      "run this document with xmd run instead",
-  );
-  assertRefused(
-    shell,
-    /^xmd: Step\.md:3:1: A sh exec block is not available in workflow runs yet .*: run this document with xmd run instead\n$/,
+    python,
+    'Step.md:3:1: A "python" exec block cannot run in a workflow run: only sh and bash blocks run ' +
+      "there (in Worker Shell). Run this document with xmd run instead",
   );
   assertRefused(malformed, /^xmd: bad\.md:1:1: Expected a closing tag for `<If>`/);
   assertRefused(missing, 'Cannot read document "missing.md": no such file. Check the path');
   assert.equal(await exists(box.runs), false, "a refused start created the runs folder");
-  assert.equal(await exists(`${box.cwd}/ran.txt`), false, "the shell block ran");
-  assert.equal(await exists(`${box.cwd}/out.txt`), false, "the file was written");
+  assert.equal(await exists(`${box.cwd}/ran.txt`), false, "the block ran");
+});
+
+Deno.test("<File> and sh blocks in a workflow run use the run's Workspace, never the host folder", async () => {
+  const box = await sandbox({
+    "work.md":
+      '<File path="notes/a.txt">alpha</File>\n\n```sh exec\ncat notes/a.txt > copy.txt\nls\n```\n\n' +
+      '<File path="copy.txt" as="copy" />\n\nCopy: {copy}\n',
+  });
+  const result = await box.xmd("start", "--id=ws", "work.md");
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout, "copy.txt\nnotes\n\nCopy: alpha\n");
+  assert.equal(await exists(`${box.cwd}/notes`), false, "the host folder was written");
+  assert.equal(await exists(`${box.cwd}/copy.txt`), false, "the host folder was written");
 });
 
 Deno.test("a bad run id, option, command or runs folder is refused with what to do", async () => {

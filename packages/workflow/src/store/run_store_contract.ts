@@ -547,6 +547,8 @@ const STORE_CASES: ContractCase[] = [
         target: null,
         definitionHash: "a".repeat(64),
         propsHash: "b".repeat(64),
+        // The root of an empty Workspace (root format 1).
+        root: "56177ba82b132c561284403f08857796de5af224c36f16e9f410781f41504ae8",
         status: "running",
         stopReason: null,
         createdAt: record.createdAt,
