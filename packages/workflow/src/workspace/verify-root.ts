@@ -11,10 +11,28 @@ import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { objectHash, ROOT_FORMAT } from "./root-format.ts";
 
-const HASH = z.string().regex(/^[0-9a-f]{64}$/);
+const HASH: z.ZodType<string> = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** A tree object of root format 1. */
+export interface TreeObject {
+  /** `[name, kind, mode, ref]`, sorted by the UTF-8 bytes of the names. */
+  entries: [string, "dir" | "file" | "symlink", number, string][];
+  /** Always 1. */
+  format: 1;
+}
+
+/** A file object of root format 1. */
+export interface FileObject {
+  /** The SHA-256 of each chunk, in order. */
+  chunks: string[];
+  /** Always 1. */
+  format: 1;
+  /** Bytes. */
+  size: number;
+}
 
 /** A parsed tree object. */
-export const TreeObjectSchema = z.object({
+export const TreeObjectSchema: z.ZodType<TreeObject> = z.object({
   entries: z.array(z.tuple([
     z.string().min(1),
     z.enum(["dir", "file", "symlink"]),
@@ -25,7 +43,7 @@ export const TreeObjectSchema = z.object({
 }).strict();
 
 /** A parsed file object. */
-export const FileObjectSchema = z.object({
+export const FileObjectSchema: z.ZodType<FileObject> = z.object({
   chunks: z.array(HASH),
   format: z.literal(ROOT_FORMAT),
   size: z.number().int().nonnegative(),
