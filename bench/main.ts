@@ -2,8 +2,11 @@
  * `deno task bench`: measures, in one run, the completed replay of journals
  * of 1,000 to 10,000 effects and its floor (reading and `JSON.parse` of the
  * same file), one durable effect on the local workflow host against a bare
- * SQLite commit on the same disk, and the end-to-end startup of
- * `xmd workflow start` against `xmd run` and `deno eval`; then writes
+ * SQLite commit on the same disk, the end-to-end startup of
+ * `xmd workflow start` against `xmd run` and `deno eval`, and the Workspace:
+ * incremental root publication against a full rehash, a `<File>` effect on a
+ * 10,000-file Workspace against an empty one, a warm Worker Shell effect and
+ * where its time goes, and write/read throughput; then writes
  * `bench/results/latest.md` and `latest.json` and prints the tables.
  *
  * Invariant: ratios are taken between figures of the same run only, since
@@ -26,6 +29,16 @@ import { openDurableEffectFixture, PAYLOAD_BYTES } from "./durable-effect.ts";
 import { parseLinesOnce } from "./json-parse-floor.ts";
 import { readJournalOnce, replayOnce } from "./replay.ts";
 import { createStartupFixture } from "./startup.ts";
+import {
+  EFFECT_BYTES,
+  LARGE,
+  openFileEffectFixture,
+  openPublicationFixture,
+  openThroughputFixture,
+  sampleTimed,
+  THROUGHPUT,
+} from "./workspace.ts";
+import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
 const LARGEST = SIZES[SIZES.length - 1];
@@ -57,6 +70,37 @@ const STARTUP_BUDGET: InterleavedBudget = {
   maxSamples: 18,
 };
 const TARGET_EFFECT_RATIO = 3;
+const TARGET_PUBLICATION_RATIO = 0.02;
+/** "Close to 1×": the same bound as replay linearity. */
+const TARGET_LARGE_WORKSPACE_RATIO = 1.25;
+const TARGET_SHELL_P50_MS = 10;
+/** Publication: a full rehash is slow, a one-file change fast; time-boxed each. */
+const FULL_REHASH_BUDGET = { warmupCalls: 1, minSamples: 9, maxSamples: 30, budgetMs: 3_000 };
+const INCREMENTAL_BUDGET = { warmupCalls: 20, minSamples: 200, maxSamples: 2_000, budgetMs: 2_000 };
+/** `<File>` effects: large, empty and bare interleaved in blocks of 25. */
+const FILE_EFFECT_BUDGET: InterleavedBudget = {
+  warmupCalls: 25,
+  blockSize: 25,
+  minSamples: 300,
+  budgetMs: 8_000,
+  maxSamples: 1_500,
+};
+/** Worker Shell: the effect and its parts interleaved in blocks of 10. */
+const SHELL_BUDGET: InterleavedBudget = {
+  warmupCalls: 20,
+  blockSize: 10,
+  minSamples: 200,
+  budgetMs: 12_000,
+  maxSamples: 1_000,
+};
+/** Throughput: a few passes over 64 MiB. */
+const THROUGHPUT_BUDGET: SampleBudget = {
+  warmupCalls: 1,
+  warmupMs: 0,
+  minSamples: 3,
+  budgetMs: 0,
+  maxSamples: 3,
+};
 
 /** One timed function of an interleaved comparison. */
 interface PeerRow {
@@ -182,6 +226,121 @@ async function runStartup(): Promise<PeerRow[]> {
   );
 }
 
+const PUBLICATION = {
+  incremental: "publishRoot after changing one file",
+  full: "publishRoot after forgetHashes (full rehash)",
+} as const;
+
+function runPublication(): { rows: PeerRow[]; files: number } {
+  using fixture = openPublicationFixture();
+  const full = summarize(sampleTimed(fixture.full, FULL_REHASH_BUDGET));
+  const incremental = summarize(sampleTimed(fixture.incremental, INCREMENTAL_BUDGET));
+  const rows = [
+    { name: PUBLICATION.incremental, summary: incremental },
+    { name: PUBLICATION.full, summary: full },
+  ].map((row) => ({ ...row, overReference: row.summary.medianMs / full.medianMs }));
+  for (const row of rows) {
+    console.error(
+      `  ${row.name}: median ${fixed(row.summary.medianMs, 3)} ms, n=${row.summary.n}`,
+    );
+  }
+  return { rows, files: fixture.files };
+}
+
+const FILE_EFFECT = {
+  large: `<File> write effect, ${fixed(LARGE.dirs * LARGE.files, 0)}-file Workspace`,
+  empty: "<File> write effect, Workspace holding only that file",
+  bare: "peer: bare node:sqlite BEGIN IMMEDIATE + INSERT + COMMIT",
+} as const;
+
+async function runFileEffect(): Promise<PeerRow[]> {
+  await using dir = await temporaryDirectory();
+  using fixture = await openFileEffectFixture(dir.path);
+  const rows = await compare(
+    [
+      { name: FILE_EFFECT.large, fn: fixture.writeLarge },
+      { name: FILE_EFFECT.empty, fn: fixture.writeEmpty },
+      { name: FILE_EFFECT.bare, fn: fixture.bareCommit },
+    ],
+    FILE_EFFECT.empty,
+    FILE_EFFECT_BUDGET,
+  );
+  fixture.verify();
+  return rows;
+}
+
+const SHELL = {
+  effect: `Worker Shell effect \`${SCRIPT}\`, warm, committed (FULL)`,
+  alone: `WorkerShell.run(\`${SCRIPT}\`) alone, in-memory Workspace`,
+  fileEffect: "<File> write effect on the same run (the effect path without the shell)",
+  bare: "peer: bare node:sqlite BEGIN IMMEDIATE + INSERT + COMMIT",
+  noFs: "WorkerShell.run(`:`) alone (no filesystem request)",
+  roundTrip: "one postMessage round trip, bare permission-less Worker",
+  newBash: "just-bash in this thread: new Bash()",
+  bashExec: `just-bash in this thread: new Bash() + exec(\`${SCRIPT}\`), in-memory fs`,
+  bashNoDefense: "the same with defenseInDepth: false",
+} as const;
+
+async function runWorkerShell(): Promise<
+  { rows: PeerRow[]; requests: { messages: number; operations: Record<string, number> } }
+> {
+  await using dir = await temporaryDirectory();
+  await using fixture = await openWorkerShellFixture(dir.path);
+  const rows = await compare(
+    [
+      { name: SHELL.effect, fn: fixture.effect },
+      { name: SHELL.fileEffect, fn: fixture.fileEffect },
+      { name: SHELL.bare, fn: fixture.bareCommit },
+      { name: SHELL.alone, fn: fixture.runAlone },
+      { name: SHELL.noFs, fn: fixture.runNoFs },
+      { name: SHELL.roundTrip, fn: fixture.roundTrip },
+      { name: SHELL.newBash, fn: fixture.newBash },
+      { name: SHELL.bashExec, fn: fixture.bashExec },
+      { name: SHELL.bashNoDefense, fn: fixture.bashExecNoDefense },
+    ],
+    SHELL.effect,
+    SHELL_BUDGET,
+  );
+  fixture.verify();
+  return { rows, requests: fixture.requests };
+}
+
+const THROUGHPUT_ROWS = {
+  write: "Workspace.writeFile, 1 MiB files, each committed (FULL)",
+  read: "Workspace.readFile, 1 MiB files",
+  hashCore: "floor: sha256Hex (@xmd/core, JavaScript) of the same bytes",
+  hashNative: "peer: node:crypto SHA-256 of the same bytes",
+  bare: "floor: bare node:sqlite INSERT of the same blobs, each committed (FULL)",
+} as const;
+
+interface ThroughputRow {
+  name: string;
+  summary: Summary;
+  /** 10^6 bytes per second, at the median. */
+  mbPerSecond: number;
+}
+
+async function runThroughput(): Promise<{ rows: ThroughputRow[]; bytes: number }> {
+  await using dir = await temporaryDirectory();
+  using fixture = await openThroughputFixture(dir.path);
+  const rows: ThroughputRow[] = [];
+  for (
+    const [name, fn] of [
+      [THROUGHPUT_ROWS.write, fixture.write],
+      [THROUGHPUT_ROWS.read, fixture.read],
+      [THROUGHPUT_ROWS.hashCore, fixture.hashCore],
+      [THROUGHPUT_ROWS.hashNative, fixture.hashNative],
+      [THROUGHPUT_ROWS.bare, fixture.bareInsert],
+    ] as const
+  ) {
+    const summary = summarize(await sample(fn, THROUGHPUT_BUDGET));
+    const mbPerSecond = fixture.bytes / 1e6 / (summary.medianMs / 1_000);
+    console.error(`  ${name}: ${fixed(mbPerSecond, 0)} MB/s, n=${summary.n}`);
+    rows.push({ name, summary, mbPerSecond });
+  }
+  return { rows, bytes: fixture.bytes };
+}
+
 const started = performance.now();
 console.error("xmd bench: durable effect vs bare SQLite commit");
 const effect = await runDurableEffect();
@@ -189,6 +348,14 @@ console.error("xmd bench: xmd workflow start, end to end");
 const startup = await runStartup();
 console.error("xmd bench: completed replay");
 const { rows, fixtures } = await run();
+console.error("xmd bench: Workspace root publication");
+const publication = runPublication();
+console.error("xmd bench: <File> effect on a large and an empty Workspace");
+const fileEffect = await runFileEffect();
+console.error("xmd bench: Worker Shell effect, warm");
+const shell = await runWorkerShell();
+console.error("xmd bench: Workspace throughput");
+const throughput = await runThroughput();
 const effectRow = (name: string) => effect.rows.find((row) => row.name === name)!;
 const startupRow = (name: string) => startup.find((row) => row.name === name)!;
 const effectRatio = effectRow(EFFECT.gated).overReference;
@@ -203,10 +370,25 @@ const replay = (effects: number) =>
 const floor = rows[rows.length - 1];
 const linearity = replay(LARGEST).usPerEvent / replay(SMALLEST).usPerEvent;
 const overFloor = replay(LARGEST).summary.medianMs / floor.summary.medianMs;
+const publicationRatio = publication.rows[0].overReference;
+const fileEffectRow = (name: string) => fileEffect.find((row) => row.name === name)!;
+const largeOverEmpty = fileEffectRow(FILE_EFFECT.large).overReference;
+const largeOverEmptyP99 = fileEffectRow(FILE_EFFECT.large).summary.p99Ms /
+  fileEffectRow(FILE_EFFECT.empty).summary.p99Ms;
+const largeOverEmptyMin = fileEffectRow(FILE_EFFECT.large).summary.minMs /
+  fileEffectRow(FILE_EFFECT.empty).summary.minMs;
+const fileEffectOverBare = fileEffectRow(FILE_EFFECT.empty).summary.medianMs /
+  fileEffectRow(FILE_EFFECT.bare).summary.medianMs;
+const shellEffect = shell.rows.find((row) => row.name === SHELL.effect)!.summary;
+const throughputRow = (name: string) => throughput.rows.find((row) => row.name === name)!;
 const pass = {
   underTarget: replay(LARGEST).usPerEvent < TARGET_US_PER_EVENT,
   linear: linearity < 1.25,
   durableEffect: effectRatio < TARGET_EFFECT_RATIO,
+  publication: publicationRatio < TARGET_PUBLICATION_RATIO,
+  largeWorkspace: largeOverEmpty < TARGET_LARGE_WORKSPACE_RATIO,
+  fileEffect: fileEffectOverBare < TARGET_EFFECT_RATIO,
+  workerShell: shellEffect.medianMs < TARGET_SHELL_P50_MS,
 };
 
 const peerTable = (peerRows: readonly PeerRow[], reference: string) =>
@@ -224,6 +406,22 @@ const peerTable = (peerRows: readonly PeerRow[], reference: string) =>
   );
 const effectTable = peerTable(effect.rows, "bare");
 const startupTable = peerTable(startup, "deno eval");
+const publicationTable = peerTable(publication.rows, "full rehash");
+const fileEffectTable = peerTable(fileEffect, "empty Workspace");
+const shellTable = peerTable(shell.rows, "effect");
+const shellRequests = Object.entries(shell.requests.operations).map(([op, n]) => `${op} × ${n}`)
+  .join(", ");
+const throughputTable = markdownTable(
+  ["what", "median ms / 64 MiB", "p99 ms", "MB/s (median)", "passes"],
+  throughput.rows.map((row) => [
+    row.name,
+    fixed(row.summary.medianMs, 1),
+    fixed(row.summary.p99Ms, 1),
+    fixed(row.mbPerSecond, 0),
+    String(row.summary.n),
+  ]),
+  "lrrrr",
+);
 
 const table = markdownTable(
   ["what", "effects", "events", "median ms", "p99 ms", "µs/event (median)", "samples", "× floor"],
@@ -296,6 +494,64 @@ const summaryTable = markdownTable(
       "(context)",
       "",
     ],
+    [
+      `root publication after a one-file change ÷ full rehash, ${
+        fixed(publication.files, 0)
+      } files, median`,
+      `${fixed(publicationRatio * 100, 2)}%`,
+      `< ${fixed(TARGET_PUBLICATION_RATIO * 100, 0)}%`,
+      pass.publication ? "yes" : "no",
+    ],
+    [
+      `<File> effect, ${fixed(LARGE.dirs * LARGE.files, 0)}-file ÷ empty Workspace, median`,
+      `${fixed(largeOverEmpty, 2)}×`,
+      `≈ 1× (< ${fixed(TARGET_LARGE_WORKSPACE_RATIO, 2)}×)`,
+      pass.largeWorkspace ? "yes" : "no",
+    ],
+    [
+      `<File> effect, ${fixed(LARGE.dirs * LARGE.files, 0)}-file ÷ empty Workspace, p99`,
+      `${fixed(largeOverEmptyP99, 2)}×`,
+      "(context)",
+      "",
+    ],
+    [
+      `<File> effect, ${
+        fixed(LARGE.dirs * LARGE.files, 0)
+      }-file ÷ empty Workspace, min (least disk wait)`,
+      `${fixed(largeOverEmptyMin, 2)}×`,
+      "(context)",
+      "",
+    ],
+    [
+      "<File> effect (1 KiB, Workspace, gate on) ÷ bare SQLite commit, median",
+      `${fixed(fileEffectOverBare, 2)}×`,
+      `< ${TARGET_EFFECT_RATIO}×`,
+      pass.fileEffect ? "yes" : "no",
+    ],
+    [
+      `Worker Shell \`${SCRIPT}\` effect, warm, p50`,
+      `${fixed(shellEffect.medianMs, 2)} ms`,
+      `< ${TARGET_SHELL_P50_MS} ms`,
+      pass.workerShell ? "yes" : "no",
+    ],
+    [
+      `Worker Shell \`${SCRIPT}\` effect, warm, p99`,
+      `${fixed(shellEffect.p99Ms, 2)} ms`,
+      "(context)",
+      "",
+    ],
+    [
+      "Workspace write throughput (1 MiB files, each committed, FULL)",
+      `${fixed(throughputRow(THROUGHPUT_ROWS.write).mbPerSecond, 0)} MB/s`,
+      "(context)",
+      "",
+    ],
+    [
+      "Workspace read throughput (1 MiB files)",
+      `${fixed(throughputRow(THROUGHPUT_ROWS.read).mbPerSecond, 0)} MB/s`,
+      "(context)",
+      "",
+    ],
   ],
   "lrrl",
 );
@@ -344,6 +600,43 @@ const markdown = [
   "",
   table,
   "",
+  "Root publication: a Workspace of 10,000 files (100 directories × 100 files of a few bytes) in an",
+  "in-memory `NodeSqliteSeam`. Incremental: one file's content changes (a different file each",
+  "call), then `publishRoot` alone is timed. Full: `forgetHashes`, then `publishRoot` alone is timed,",
+  "and must find the same root. Each call is one transaction.",
+  "",
+  publicationTable,
+  "",
+  "`<File>` effect: the executor's live Workspace effect path (`bench/_workspace-effect.ts`):",
+  "`Journal.effect` (secret gate on) → `WorkspaceFileSystem.writeText` inside the held transaction",
+  "(`BEGIN IMMEDIATE`, savepoint) → `publishRoot` → `RunStore.append` with the root → `COMMIT`, each",
+  `run database opened with \`openRunDatabase\` (WAL, \`synchronous=FULL\`) in one temporary folder.`,
+  `Each call overwrites a file two directories deep with ${
+    fixed(EFFECT_BYTES, 0)
+  } bytes of new text; the large run's`,
+  `Workspace holds ${
+    fixed(LARGE.dirs * LARGE.files, 0)
+  } files (100 × 100), the other only the file written. Interleaved in blocks of ${FILE_EFFECT_BUDGET.blockSize}.`,
+  "",
+  fileEffectTable,
+  "",
+  `Worker Shell: an \`sh\` block \`${SCRIPT}\` on a warm Worker through the same effect path`,
+  "(`WorkerShell.run` inside the held transaction, then gate, publication, append, `COMMIT` with",
+  "`synchronous=FULL`), interleaved with its parts. One run of the block makes",
+  `${shell.requests.messages} Workspace requests, each one message round trip: ${shellRequests}.`,
+  `Interleaved in blocks of ${SHELL_BUDGET.blockSize}; the last column is each row's median over the effect's.`,
+  "",
+  shellTable,
+  "",
+  `Throughput: ${fixed(THROUGHPUT.files, 0)} files of ${
+    fixed(THROUGHPUT.bytes / 1_024, 0)
+  } KiB (one chunk each, random bytes, restamped each pass so`,
+  "nothing is deduplicated) written with `Workspace.writeFile`, one committed transaction per file, to",
+  "a run database (WAL, `synchronous=FULL`), then read back with `Workspace.readFile`; floors on the",
+  "same bytes. One warm-up pass each.",
+  "",
+  throughputTable,
+  "",
   summaryTable,
   "",
 ].join("\n");
@@ -366,6 +659,12 @@ await Deno.writeTextFile(
         rows: effect.rows,
       },
       startup: { rows: startup },
+      workspace: {
+        publication: { files: publication.files, rows: publication.rows },
+        fileEffect: { bytes: EFFECT_BYTES, rows: fileEffect },
+        workerShell: { script: SCRIPT, requests: shell.requests, rows: shell.rows },
+        throughput: { bytes: throughput.bytes, rows: throughput.rows },
+      },
       ratios: {
         linearity,
         replayOverFloor: overFloor,
@@ -375,6 +674,18 @@ await Deno.writeTextFile(
         workflowStartOverRun: startupOverRun,
         workflowStartOverDenoEval: startupOverEval,
         runOverDenoEval: runOverEval,
+        publicationOverFullRehash: publicationRatio,
+        fileEffectLargeOverEmpty: largeOverEmpty,
+        fileEffectLargeOverEmptyP99: largeOverEmptyP99,
+        fileEffectLargeOverEmptyMin: largeOverEmptyMin,
+        fileEffectOverBareCommit: fileEffectOverBare,
+        workerShellEffectP50Ms: shellEffect.medianMs,
+      },
+      targets: {
+        publicationOverFullRehash: TARGET_PUBLICATION_RATIO,
+        fileEffectLargeOverEmpty: TARGET_LARGE_WORKSPACE_RATIO,
+        fileEffectOverBareCommit: TARGET_EFFECT_RATIO,
+        workerShellEffectP50Ms: TARGET_SHELL_P50_MS,
       },
       pass,
     },
@@ -382,4 +693,7 @@ await Deno.writeTextFile(
     2,
   ) + "\n",
 );
-console.log(`\n${effectTable}\n\n${startupTable}\n\n${table}\n\n${summaryTable}`);
+console.log(
+  [effectTable, startupTable, table, publicationTable, fileEffectTable, shellTable, throughputTable]
+    .concat(summaryTable).map((text) => `\n${text}`).join("\n"),
+);

@@ -36,7 +36,7 @@ export {
   NotAvailableInWorkflowError,
   notYetAvailableShell,
 } from "./src/execution/workflow-support.ts";
-export { ROOT_INO, Workspace, type WorkspaceStat } from "./src/workspace/workspace.ts";
+export { compareUtf8, ROOT_INO, Workspace, type WorkspaceStat } from "./src/workspace/workspace.ts";
 export { WorkspaceFileSystem } from "./src/workspace/workspace-file-system.ts";
 export { forgetHashes, publishRoot } from "./src/workspace/publish-root.ts";
 export {
@@ -52,3 +52,5 @@ export {
   TreeObjectSchema,
   verifyRoot,
 } from "./src/workspace/verify-root.ts";
+export { diffRoots, type RootDiff, type RootEntry, walkRoot } from "./src/workspace/walk-root.ts";
+export { liveHardLinks } from "./src/workspace/hard-links.ts";

@@ -18,7 +18,7 @@ export const USAGE = `Usage: xmd <command> [options]
 Commands:
   run <document.md>            run a Markdown document on this machine
   workflow <command> [args]    retained, resumable runs (start, resume, answer, status,
-                               list, history, cancel, delete)
+                               list, history, cancel, delete, export, diff)
 
 Run xmd <command> --help for a command's options.`;
 
@@ -45,6 +45,7 @@ const USER_ERRORS = new Set([
   "RunConflictError",
   "AnswerRefusedError",
   "ExecutorLostError",
+  "ExportRefusedError",
 ]);
 
 /** Runs `xmd` with `args` and returns the exit code. */

@@ -10,6 +10,8 @@
  * xmd workflow history <run-id> [--json]
  * xmd workflow cancel <run-id>
  * xmd workflow delete <run-id>
+ * xmd workflow export <run-id> [--at=<event-id>] <directory>
+ * xmd workflow diff <run-id> <event-a> <event-b> [--json]
  * ```
  *
  * stdout carries the rendered document or the command's answer; stderr
@@ -35,6 +37,7 @@ import { parseRunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 import {
   describeStop,
+  formatDiff,
   formatHistory,
   formatList,
   formatStatus,
@@ -57,6 +60,16 @@ Commands:
   history <run-id> [--json]
   cancel <run-id>
   delete <run-id>
+  export <run-id> [--at=<event-id>] <directory>
+  diff <run-id> <event-a> <event-b> [--json]
+
+export writes the run's Workspace as it is now (or, with --at, as it was after
+that event) into a new or empty directory: directories, files with their
+permission bits, symlinks with their targets verbatim. Hard links are recreated
+from the live Workspace; a root older than the live one records no inode
+identity, so its hard-linked files are written as separate copies.
+diff lists the paths added (A), removed (D) and changed (M) between the
+Workspace after <event-a> and after <event-b>; history shows each event's root.
 
 Exit codes: 0 completed, 1 refused or failed, 2 suspended (waiting for an
 answer), 3 cancelled, 130 interrupted (resume it).`;
@@ -186,6 +199,7 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
               events: history.events.map((entry) => ({
                 id: entry.id,
                 at: entry.at,
+                root: entry.root,
                 ...entry.event,
               })),
             },
@@ -194,6 +208,32 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
           ) + "\n"
           : formatHistory(history, Date.now()),
       );
+      return 0;
+    }
+    case "export": {
+      const atFlag = [...flags].find((flag) => flag.startsWith("--at="));
+      onlyFlags(command, flags, atFlag ? [atFlag] : []);
+      const [id, directory] = exactly(command, positionals, ["<run-id>", "<directory>"]);
+      const at = atFlag === undefined ? null : eventId(atFlag.slice("--at=".length));
+      const exported = await host.export(id, at, io.resolve(directory));
+      const counts = [
+        count(exported.files, "file"),
+        count(exported.directories, "directory", "directories"),
+        count(exported.symlinks, "symlink"),
+        count(exported.hardLinks, "hard link"),
+      ];
+      io.stdout(
+        `exported run ${id} at root ${exported.root.slice(0, 12)} (${
+          exported.event === null ? "before any event" : `after event ${exported.event}`
+        }) to ${io.resolve(directory)}: ${counts.join(", ")}\n`,
+      );
+      return 0;
+    }
+    case "diff": {
+      onlyFlags(command, flags, ["--json"]);
+      const [id, from, to] = exactly(command, positionals, ["<run-id>", "<event-a>", "<event-b>"]);
+      const diff = await host.diff(id, eventId(from), eventId(to));
+      io.stdout(json ? JSON.stringify(diff, null, 2) + "\n" : formatDiff(diff));
       return 0;
     }
     case "cancel": {
@@ -343,6 +383,20 @@ async function finish(
     }
   }
   return EXIT[report.status];
+}
+
+/** An event id as the user typed it: a positive integer. */
+function eventId(text: string): number {
+  if (!/^[1-9][0-9]{0,15}$/.test(text)) {
+    throw new UsageError(
+      `Invalid event id "${text}": use an event number from xmd workflow history <run-id>`,
+    );
+  }
+  return Number(text);
+}
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 function onlyFlags(command: string, flags: Set<string>, allowed: string[]): void {

@@ -5,7 +5,13 @@
  * @module
  */
 import type { JournalEvent } from "@xmd/core";
-import type { RunHistory, RunInspection, StopReason } from "@xmd/workflow";
+import {
+  compareUtf8,
+  type RunDiff,
+  type RunHistory,
+  type RunInspection,
+  type StopReason,
+} from "@xmd/workflow";
 
 /** A time relative to `now`: "just now", "5s ago", "3min ago", "2h ago", "4d ago". */
 export function relativeTime(at: number, now: number): string {
@@ -64,6 +70,7 @@ export function formatStatus(inspection: RunInspection, now: number): string {
     ["status", record.status],
     ["document", record.document + (record.target ? `#${record.target}` : "")],
     ["frontier", `${record.eventCount} event${record.eventCount === 1 ? "" : "s"} committed`],
+    ["root", record.root],
     ["stopped", describeStop(record.stopReason)],
     ["created", relativeTime(record.createdAt, now)],
     ["updated", relativeTime(record.updatedAt, now)],
@@ -109,11 +116,22 @@ export function formatHistory(history: RunHistory, now: number): string {
   const header = formatStatus(history, now);
   if (history.events.length === 0) return header + "\nNo events yet.\n";
   return header + "\n" + table([
-    ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT"],
+    ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT", "ROOT"],
     ...history.events.map((entry) => [
       String(entry.id),
       relativeTime(entry.at, now),
       ...eventSummary(entry.event),
+      entry.root.slice(0, 12),
     ]),
   ]);
+}
+
+/** `xmd workflow diff`: `A`, `D` or `M` and the path, one per line, sorted by path. */
+export function formatDiff(diff: RunDiff): string {
+  const lines = [
+    ...diff.added.map((path) => ["A", path]),
+    ...diff.removed.map((path) => ["D", path]),
+    ...diff.changed.map((path) => ["M", path]),
+  ].sort(([, a], [, b]) => compareUtf8(a, b));
+  return lines.map(([mark, path]) => `${mark} ${path}\n`).join("");
 }

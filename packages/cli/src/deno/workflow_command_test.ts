@@ -220,7 +220,15 @@ Deno.test("an <Elicit> suspends the run; status shows it; answer and resume fini
   const human = await box.xmd("history", "r1");
   assert.equal(human.code, 0, human.stderr);
   const table = human.stdout.split("\n\n").at(-1)!.trimEnd().split("\n");
-  assert.deepEqual(table[0].split(/ +/), ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT"]);
+  assert.deepEqual(table[0].split(/ +/), [
+    "EVENT",
+    "WHEN",
+    "COROUTINE",
+    "KIND",
+    "WHERE",
+    "RESULT",
+    "ROOT",
+  ]);
   const rows = table.slice(1).map((line) => line.split(/ {2,}/));
   assert.deepEqual(rows.map((row) => [row[0], row[2], row[3], row[4], row[5]]), [
     ["1", "root", "props", "props doc.md", "ok"],

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { RunHistory, RunInspection, RunRecord } from "@xmd/workflow";
 import {
   describeStop,
+  formatDiff,
   formatHistory,
   formatList,
   formatStatus,
@@ -119,6 +120,7 @@ Deno.test("formatStatus aligns its fields and shows the pending question with th
       "status      suspended",
       "document    approval.md#Release/Publish",
       "frontier    2 events committed",
+      `root        ${"c".repeat(64)}`,
       "stopped     at event 2",
       "created     3h ago",
       "updated     30s ago",
@@ -178,13 +180,14 @@ Deno.test("formatList says so when there are no runs", () => {
   assert.equal(formatList([], NOW), "No workflow runs.\n");
 });
 
-Deno.test("formatHistory lists every event with its time, coroutine, kind, position and result", () => {
+Deno.test("formatHistory lists every event with its time, coroutine, kind, position, result and root", () => {
   const history: RunHistory = {
     ...inspection({ status: "failed", stopReason: { kind: "journal", eventId: 4 } }),
     events: [
       {
         id: 1,
         at: NOW - 2 * HOUR,
+        root: "0".repeat(64),
         event: {
           type: "yield",
           coroutineId: "root",
@@ -195,6 +198,7 @@ Deno.test("formatHistory lists every event with its time, coroutine, kind, posit
       {
         id: 2,
         at: NOW - 90 * SECOND,
+        root: "0".repeat(64),
         event: {
           type: "yield",
           coroutineId: "root.0",
@@ -205,11 +209,13 @@ Deno.test("formatHistory lists every event with its time, coroutine, kind, posit
       {
         id: 3,
         at: NOW - 5 * SECOND,
+        root: "1a2b3c4d5e6f".padEnd(64, "7"),
         event: { type: "close", coroutineId: "root.0", result: { status: "cancelled" } },
       },
       {
         id: 4,
         at: NOW,
+        root: "1a2b3c4d5e6f".padEnd(64, "7"),
         event: {
           type: "close",
           coroutineId: "root",
@@ -224,11 +230,11 @@ Deno.test("formatHistory lists every event with its time, coroutine, kind, posit
   assert.equal(
     events,
     [
-      "EVENT  WHEN      COROUTINE  KIND                WHERE              RESULT",
-      "1      2h ago    root       props               props approval.md  ok",
-      "2      1min ago  root.0     suspension_request  Elicit Ask.md:3:1  ok",
-      "3      5s ago    root.0     close               -                  cancelled",
-      "4      just now  root       close               -                  err DocumentError",
+      "EVENT  WHEN      COROUTINE  KIND                WHERE              RESULT             ROOT",
+      "1      2h ago    root       props               props approval.md  ok                 000000000000",
+      "2      1min ago  root.0     suspension_request  Elicit Ask.md:3:1  ok                 000000000000",
+      "3      5s ago    root.0     close               -                  cancelled          1a2b3c4d5e6f",
+      "4      just now  root       close               -                  err DocumentError  1a2b3c4d5e6f",
       "",
     ].join("\n"),
   );
@@ -252,4 +258,31 @@ Deno.test("inspectionJson carries the record, the pending question and the execu
     pendingSuspension: { suspensionId: "ok-2", question: "Go?", schema: true, answered: false },
     executions: [{ seq: 1, kind: "start", startedAt: 1, endedAt: 2, outcome: "suspended" }],
   });
+});
+
+Deno.test("formatDiff marks each path A, D or M, one per line, sorted by path across the three", () => {
+  const root = (c: string) => c.repeat(64);
+  const text = formatDiff({
+    from: { event: 2, root: root("a") },
+    to: { event: 5, root: root("b") },
+    added: ["release/PUBLISHED", "z"],
+    removed: ["release/old", "a-b"],
+    changed: ["release/VERSION", "\u{1F600}", "\uFFFD"],
+  });
+  assert.equal(
+    text,
+    [
+      "D a-b",
+      "A release/PUBLISHED",
+      "M release/VERSION",
+      "D release/old",
+      "A z",
+      "M \uFFFD",
+      "M \u{1F600}",
+      "",
+    ].join("\n"),
+    "UTF-8 byte order puts U+FFFD before U+1F600, unlike UTF-16 order",
+  );
+  const same = { event: 3, root: root("a") };
+  assert.equal(formatDiff({ from: same, to: same, added: [], removed: [], changed: [] }), "");
 });

@@ -49,3 +49,8 @@ export class AnswerRefusedError extends Error {
 export class ExecutorLostError extends Error {
   override name = "ExecutorLostError";
 }
+
+/** `export` refused its target directory (not empty, not a directory). Nothing was written. */
+export class ExportRefusedError extends Error {
+  override name = "ExportRefusedError";
+}

@@ -57,8 +57,43 @@ export interface RunInspection {
 
 /** A run's committed journal, for `history`. */
 export interface RunHistory extends RunInspection {
-  /** Every event with its id (1-based) and commit time (milliseconds). */
-  events: { id: number; at: number; event: JournalEvent }[];
+  /**
+   * Every event with its id (1-based), commit time (milliseconds) and the
+   * Workspace root current after it.
+   */
+  events: { id: number; at: number; root: string; event: JournalEvent }[];
+}
+
+/** What `export` wrote. */
+export interface ExportReport {
+  /** The run id. */
+  id: string;
+  /** The event whose root was exported (null: the run has no event yet). */
+  event: number | null;
+  /** The exported root id. */
+  root: string;
+  /** Directories created (the target not counted). */
+  directories: number;
+  /** Regular files written. */
+  files: number;
+  /** Symlinks created. */
+  symlinks: number;
+  /** Hard links recreated (only from the live Workspace; an older root has none). */
+  hardLinks: number;
+}
+
+/** What differs between the roots after two events, for `diff`. */
+export interface RunDiff {
+  /** The first event and its root. */
+  from: { event: number; root: string };
+  /** The second event and its root. */
+  to: { event: number; root: string };
+  /** Paths only in the second root, sorted by UTF-8 bytes. */
+  added: string[];
+  /** Paths only in the first root, sorted. */
+  removed: string[];
+  /** Paths in both with a different file, mode, symlink target or kind, sorted. */
+  changed: string[];
 }
 
 /** What `list` found. */
@@ -88,6 +123,14 @@ export interface WorkflowHost {
   history(id: string): Promise<RunHistory>;
   /** Lists every run, and the run files it could not read. */
   list(): Promise<RunListing>;
+  /**
+   * Writes the run's current Workspace root, or the root after event `at`,
+   * into `directory` (missing or empty). The root is verified first; takes
+   * no lock and changes nothing in the run.
+   */
+  export(id: string, at: number | null, directory: string): Promise<ExportReport>;
+  /** Paths added, removed and changed between the roots after events `from` and `to`. Reads only. */
+  diff(id: string, from: number, to: number): Promise<RunDiff>;
   /** Cancels a suspended or interrupted run. */
   cancel(id: string): Promise<void>;
   /** Deletes a run that is not running. */

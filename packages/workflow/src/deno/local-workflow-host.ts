@@ -8,8 +8,9 @@
  *   held until the execution's last transition is committed.
  * - A `running` run found with its lock free is stale: it is closed as
  *   `interrupted` (stop reason `crashed`) before anything else happens.
- * - Inspection (`inspect`, `history`, `list`) and `answer` take no lock and
- *   run nothing; `answer` appends no event and changes no status.
+ * - Inspection (`inspect`, `history`, `list`, `diff`, `export`) and `answer`
+ *   take no lock and run nothing; `answer` appends no event and changes no
+ *   status; `export` writes only into its (empty) target directory.
  *
  * @module
  */
@@ -33,6 +34,8 @@ import {
 import type {
   ExecutionIo,
   ExecutionReport,
+  ExportReport,
+  RunDiff,
   RunHistory,
   RunInspection,
   RunListing,
@@ -41,7 +44,11 @@ import type {
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
 import { RunStore } from "../store/run-store.ts";
+import { liveHardLinks } from "../workspace/hard-links.ts";
+import { verifyRoot } from "../workspace/verify-root.ts";
+import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
+import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import { WorkerShell } from "./worker-shell.ts";
 import { openRunDatabase } from "./run-database.ts";
 
@@ -189,6 +196,43 @@ export class LocalWorkflowHost implements WorkflowHost {
     using seam = await this.#open(path, id);
     const store = new RunStore(seam, `run "${id}"`);
     return { ...inspectStore(store), events: store.events() };
+  }
+
+  async export(id: string, at: number | null, directory: string): Promise<ExportReport> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using seam = await this.#open(path, id);
+    const where = `run "${id}"`;
+    const store = new RunStore(seam, where);
+    const record = store.record();
+    const event = at ?? (record.eventCount > 0 ? record.eventCount : null);
+    const root = at === null ? record.root : rootAfter(store, id, at);
+    await checkExportTarget(directory);
+    // Everything is read and checked before the first byte is written: a damaged root writes nothing.
+    verifyRoot(seam, root, where);
+    const counts = await exportDirectory(
+      walkRoot(seam, root, where),
+      liveHardLinks(seam, root),
+      directory,
+    );
+    return { id, event, root, ...counts };
+  }
+
+  async diff(id: string, from: number, to: number): Promise<RunDiff> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    using seam = await this.#open(path, id);
+    const where = `run "${id}"`;
+    const store = new RunStore(seam, where);
+    const a = rootAfter(store, id, from);
+    const b = rootAfter(store, id, to);
+    return {
+      from: { event: from, root: a },
+      to: { event: to, root: b },
+      ...diffRoots(seam, a, b, where),
+    };
   }
 
   async list(): Promise<RunListing> {
@@ -343,6 +387,18 @@ export class LocalWorkflowHost implements WorkflowHost {
     }
     return opened.seam;
   }
+}
+
+/** The root after event `event`, or a refusal naming the events there are. */
+function rootAfter(store: RunStore, id: string, event: number): string {
+  const root = store.rootAfter(event);
+  if (root !== undefined) return root;
+  const count = store.record().eventCount;
+  throw new RunStateError(
+    `Cannot find event ${event} of run "${id}": ${
+      count === 0 ? "it has no events yet" : `its events are 1 to ${count}`
+    }. List them with xmd workflow history ${id}`,
+  );
 }
 
 function inspectStore(store: RunStore): RunInspection {

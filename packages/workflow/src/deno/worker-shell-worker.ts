@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type EncodingOption, encodingOf, fromBytes, toBytes } from "./worker-shell-bytes.ts";
 import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 
 /** The Worker's global scope (this module runs only as a Worker). */
@@ -27,10 +28,19 @@ for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const
   console[method] = () => {};
 }
 
-const { Bash } = await import("just-bash");
+const { Bash, getCommandNames } = await import("just-bash");
 type IFileSystem = ConstructorParameters<typeof Bash>[0] extends infer O
   ? O extends { fs?: infer F } ? NonNullable<F> : never
   : never;
+
+/**
+ * Every built-in command but `sqlite3`: it runs in a nested Worker loaded from
+ * disk, which this permission-less Worker cannot read (its refusal would name
+ * a host path). Network, Python and JavaScript commands are never registered.
+ */
+const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNullable<
+  ConstructorParameters<typeof Bash>[0]
+>["commands"];
 
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextId = 0;
@@ -52,9 +62,6 @@ function call(op: FsOp, ...args: unknown[]): Promise<unknown> {
   });
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
 function normalize(path: string): string {
   const parts: string[] = [];
   for (const part of path.split("/")) {
@@ -66,6 +73,13 @@ function normalize(path: string): string {
 }
 
 type Stat = { kind: "dir" | "file" | "symlink"; mode: number; size: number; ino: number };
+
+/**
+ * `/dev/null` is not a Workspace file: writes to it vanish and it reads as
+ * empty, so `cmd > /dev/null 2>&1` works and leaves no trace in any root.
+ */
+const DEV_NULL = "/dev/null";
+const DEV_NULL_STAT: Stat = { kind: "file", mode: 0o666, size: 0, ino: 0 };
 
 function fsStat(stat: Stat) {
   return {
@@ -79,31 +93,42 @@ function fsStat(stat: Stat) {
   };
 }
 
-function bytesOf(content: string | Uint8Array): Uint8Array {
-  return typeof content === "string" ? encoder.encode(content) : content;
-}
-
 const workspaceFs = {
-  async readFile(path: string): Promise<string> {
-    return decoder.decode(await call("readFile", path) as Uint8Array);
+  async readFile(path: string, options?: EncodingOption): Promise<string> {
+    return fromBytes(await workspaceFs.readFileBuffer(path), encodingOf(options));
+  },
+  async readFileBytes(path: string): Promise<string> {
+    return fromBytes(await workspaceFs.readFileBuffer(path), "binary");
   },
   async readFileBuffer(path: string): Promise<Uint8Array> {
+    if (path === DEV_NULL) return new Uint8Array();
     return await call("readFile", path) as Uint8Array;
   },
-  async writeFile(path: string, content: string | Uint8Array): Promise<void> {
-    await call("writeFile", path, bytesOf(content));
+  async writeFile(
+    path: string,
+    content: string | Uint8Array,
+    options?: EncodingOption,
+  ): Promise<void> {
+    if (path === DEV_NULL) return;
+    await call("writeFile", path, toBytes(content, encodingOf(options)));
   },
-  async appendFile(path: string, content: string | Uint8Array): Promise<void> {
-    await call("appendFile", path, bytesOf(content));
+  async appendFile(
+    path: string,
+    content: string | Uint8Array,
+    options?: EncodingOption,
+  ): Promise<void> {
+    if (path === DEV_NULL) return;
+    await call("appendFile", path, toBytes(content, encodingOf(options)));
   },
   async exists(path: string): Promise<boolean> {
+    if (path === DEV_NULL) return true;
     return await call("exists", path) as boolean;
   },
   async stat(path: string) {
-    return fsStat(await call("stat", path) as Stat);
+    return fsStat(path === DEV_NULL ? DEV_NULL_STAT : await call("stat", path) as Stat);
   },
   async lstat(path: string) {
-    return fsStat(await call("lstat", path) as Stat);
+    return fsStat(path === DEV_NULL ? DEV_NULL_STAT : await call("lstat", path) as Stat);
   },
   async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
     await call("mkdir", path, options?.recursive ?? false);
@@ -172,6 +197,7 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
       fs: workspaceFs as unknown as IFileSystem,
       cwd: message.cwd,
       env: { HOME: "/", PATH: "/usr/bin:/bin" },
+      commands: COMMANDS,
       // The host's timeout (Worker.terminate) bounds a block, not iteration counts:
       // a long loop is a legitimate script until its time is up.
       executionLimits: {
@@ -190,6 +216,19 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
       stderr: result.stderr,
     });
   } catch (error) {
+    if (error instanceof PosixError) {
+      // just-bash lets a refused redirection target (`> missing/dir/f`)
+      // escape `exec`: that is the command failing, as in bash (exit 1), but
+      // it ends the block there; the output so far is lost with it.
+      scope.postMessage({
+        type: "done",
+        token: message.token,
+        exitCode: 1,
+        stdout: "",
+        stderr: `bash: ${error.message}\n`,
+      });
+      return;
+    }
     scope.postMessage({
       type: "crash",
       token: message.token,

@@ -24,7 +24,12 @@ import {
 } from "@xmd/core";
 import type { Workspace } from "../workspace/workspace.ts";
 import { workspacePath } from "../workspace/workspace-file-system.ts";
-import { type FsOp, type WorkerMessage, WorkerMessageSchema } from "./worker-shell-protocol.ts";
+import {
+  type FsOp,
+  type ReplyMessage,
+  type WorkerMessage,
+  WorkerMessageSchema,
+} from "./worker-shell-protocol.ts";
 
 /** A block Worker Shell cannot run (another language, an interpreter failure). */
 export class WorkerShellError extends EffectRefusal {
@@ -49,7 +54,14 @@ export class WorkerShell implements ShellProvider, Disposable {
     this.#worker ??= this.#spawn();
   }
 
-  /** Runs one block to completion, timeout or cancellation. */
+  /**
+   * Runs one block to completion, timeout (exit code 124, `timedOut: true`) or
+   * cancellation (exit code 130). Rejects with a `WorkerShellError` for another
+   * language or an interpreter failure, with a `FileSystemError` when `cwd` is
+   * not a Workspace directory, and with the Workspace's own error when the
+   * Workspace fails to serve a request (storage, corruption): that error is
+   * not the script's to handle, so the Worker is stopped and the run stops.
+   */
   run(request: ShellRequest): Promise<ShellResult> {
     if (request.lang !== "sh" && request.lang !== "bash") {
       return Promise.reject(
@@ -57,6 +69,15 @@ export class WorkerShell implements ShellProvider, Disposable {
           `Cannot run a "${request.lang}" block in a workflow run: only sh and bash blocks run (in Worker Shell)`,
         ),
       );
+    }
+    const cwd = workspacePath(request.cwd);
+    try {
+      this.#assertDirectory(cwd, request.cwd);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (request.signal.aborted) {
+      return Promise.resolve({ exitCode: 130, stdout: "", stderr: "", timedOut: false });
     }
     const worker = this.#worker ??= this.#spawn();
     const token = crypto.randomUUID();
@@ -79,14 +100,15 @@ export class WorkerShell implements ShellProvider, Disposable {
       const timer = setTimeout(() => stop(124, true), request.timeoutMs);
       const onAbort = () => stop(130, false);
       request.signal.addEventListener("abort", onAbort, { once: true });
-      worker.onmessageerror = () =>
-        finish(() => reject(new WorkerShellError("Worker Shell sent an unreadable message")));
-      worker.onerror = (event) => {
-        event.preventDefault();
+      const fail = (error: Error) =>
         finish(() => {
           this.#kill();
-          reject(new WorkerShellError(`Worker Shell failed: ${event.message}`));
+          reject(error);
         });
+      worker.onmessageerror = () => fail(new WorkerShellError("Worker Shell sent an unreadable message"));
+      worker.onerror = (event) => {
+        event.preventDefault();
+        fail(new WorkerShellError(`Worker Shell failed: ${event.message}`));
       };
       worker.onmessage = (event: MessageEvent) => {
         const parsed = WorkerMessageSchema.safeParse(event.data);
@@ -103,9 +125,12 @@ export class WorkerShell implements ShellProvider, Disposable {
           return;
         }
         switch (message.type) {
-          case "fs":
-            worker.postMessage(this.#serve(message));
+          case "fs": {
+            const served = this.#serve(message);
+            if (served instanceof Error) fail(served);
+            else worker.postMessage(served);
             return;
+          }
           case "done":
             finish(() => {
               if (message.stdout) request.onStdout(message.stdout);
@@ -119,10 +144,7 @@ export class WorkerShell implements ShellProvider, Disposable {
             });
             return;
           case "crash":
-            finish(() => {
-              this.#kill();
-              reject(new WorkerShellError(`The shell interpreter failed: ${message.message}`));
-            });
+            fail(new WorkerShellError(`The shell interpreter failed: ${message.message}`));
             return;
         }
       };
@@ -130,7 +152,7 @@ export class WorkerShell implements ShellProvider, Disposable {
         type: "run",
         token,
         script: request.script,
-        cwd: workspacePath(request.cwd),
+        cwd,
         timeoutMs: request.timeoutMs,
       });
     });
@@ -154,7 +176,29 @@ export class WorkerShell implements ShellProvider, Disposable {
     this.#token = undefined;
   }
 
-  #serve(message: Extract<WorkerMessage, { type: "fs" }>) {
+  #assertDirectory(cwd: string, logical: string): void {
+    let kind: string;
+    try {
+      kind = this.#workspace.stat(cwd).kind;
+    } catch (error) {
+      if (!(error instanceof FileSystemError)) throw error;
+      throw new FileSystemError(
+        error.code,
+        logical,
+        `Cannot run a block in "${logical}": no such Workspace directory (${error.code})`,
+      );
+    }
+    if (kind !== "dir") {
+      throw new FileSystemError(
+        "ENOTDIR",
+        logical,
+        `Cannot run a block in "${logical}": not a directory (ENOTDIR)`,
+      );
+    }
+  }
+
+  /** The reply to a request: a value or a POSIX refusal; any other failure is returned to stop the block. */
+  #serve(message: Extract<WorkerMessage, { type: "fs" }>): ReplyMessage | Error {
     try {
       return { type: "reply", id: message.id, value: this.#apply(message.op, message.args) };
     } catch (error) {
@@ -165,11 +209,9 @@ export class WorkerShell implements ShellProvider, Disposable {
           error: { code: error.code, message: error.message },
         };
       }
-      return {
-        type: "reply",
-        id: message.id,
-        error: { code: "EIO", message: "the Workspace could not serve this request" },
-      };
+      // A storage or corruption failure must stop the run (it is never a
+      // result the script could observe, handle with `||`, and keep).
+      return error instanceof Error ? error : new Error(String(error));
     }
   }
 

@@ -233,6 +233,13 @@ export class RunStore {
     );
   }
 
+  /** The Workspace root current after event `id`, or undefined when there is no such event. */
+  rootAfter(id: number): string | undefined {
+    const row = this.#sql.exec("SELECT root FROM event WHERE seq = ?", id)[0];
+    if (!row) return undefined;
+    return this.#parseRow({ root: row.root }, RootSchema, `journal event ${id}`).root;
+  }
+
   /**
    * Parses everything an execution reads (record, stop reason, props,
    * sources, executions, journal, pending answers) and throws

@@ -1,7 +1,9 @@
 /**
  * Verification of a retained root: every object it reaches exists and hashes
- * to its name, every chunk exists and hashes to its name, and file sizes add
- * up. Anything else is `WorkflowDatabaseCorruptError`; nothing is repaired.
+ * to its name, every chunk exists and hashes to its name, file sizes add
+ * up, and tree entry names are distinct, in order and cannot leave their
+ * directory (`.`, `..`, `/`, NUL). Anything else is
+ * `WorkflowDatabaseCorruptError`; nothing is repaired.
  *
  * @module
  */
@@ -10,6 +12,7 @@ import { z } from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { objectHash, ROOT_FORMAT } from "./root-format.ts";
+import { compareUtf8 } from "./workspace.ts";
 
 const HASH: z.ZodType<string> = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -34,11 +37,17 @@ export interface FileObject {
 /** A parsed tree object. */
 export const TreeObjectSchema: z.ZodType<TreeObject> = z.object({
   entries: z.array(z.tuple([
-    z.string().min(1),
+    // A name that could climb out of its directory (or repeat) would let a hash-consistent
+    // forged object escape an export target, so it is malformed.
+    z.string().min(1).refine((name) =>
+      name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0")
+    ),
     z.enum(["dir", "file", "symlink"]),
     z.number().int().min(0).max(0o7777),
     z.string().min(1),
-  ])),
+  ])).refine((entries) =>
+    entries.every((entry, i) => i === 0 || compareUtf8(entries[i - 1][0], entry[0]) < 0)
+  ),
   format: z.literal(ROOT_FORMAT),
 }).strict();
 

@@ -1,0 +1,41 @@
+/**
+ * Hard links of the live Workspace. Root format 1 records no inode identity
+ * (two links to one file are two entries with the same file object), so which
+ * paths share an inode is known only from the live tables, and only for the
+ * root the live Workspace is at.
+ *
+ * Invariant: the answer is read in one statement (one snapshot), together
+ * with the live root's hash, so it never mixes two Workspace states.
+ *
+ * @module
+ */
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { ROOT_INO } from "./workspace.ts";
+
+/**
+ * The relative paths of the live Workspace that share an inode, one group
+ * per inode, when the live Workspace is at `root`; none otherwise (an older
+ * root's hard links are not known).
+ */
+export function liveHardLinks(sql: SqlSeam, root: string): string[][] {
+  // Climb from every dirent of a multiply-linked file to the root directory; directories
+  // have exactly one dirent, so each climb is one path.
+  const rows = sql.exec(
+    "WITH RECURSIVE up(ino, dir, path) AS (" +
+      "SELECT d.ino, d.parent, d.name FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
+      "WHERE i.kind = 'file' AND i.nlink > 1 " +
+      "UNION ALL SELECT up.ino, d.parent, d.name || '/' || up.path FROM up " +
+      "JOIN ws_dirent d ON d.ino = up.dir WHERE up.dir != ?) " +
+      "SELECT (SELECT hash FROM ws_inode WHERE ino = ?) AS live, ino, path FROM up WHERE dir = ?",
+    ROOT_INO,
+    ROOT_INO,
+    ROOT_INO,
+  );
+  if (rows.length === 0 || rows[0].live !== root) return [];
+  const groups = new Map<number, string[]>();
+  for (const row of rows) {
+    const ino = Number(row.ino);
+    groups.set(ino, [...groups.get(ino) ?? [], String(row.path)]);
+  }
+  return [...groups.values()].filter((paths) => paths.length > 1);
+}

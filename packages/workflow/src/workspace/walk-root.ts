@@ -1,0 +1,158 @@
+/**
+ * Reading retained roots: every entry a root holds, and the difference
+ * between two roots. Both read only immutable objects through `readObject`
+ * and `readChunk`, which check every hash, so what they return is exactly
+ * what was published, or a `WorkflowDatabaseCorruptError`.
+ *
+ * Paths are relative to the Workspace root, `/`-separated
+ * (`release/VERSION`). The walk is pre-order in tree order (a directory
+ * before its contents, names by UTF-8 bytes), so a writer can create each
+ * entry after its parent. The diff descends only into directories whose tree
+ * hashes differ: its cost follows the change, not the size of the Workspace.
+ *
+ * @module
+ */
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import type { TreeEntry } from "./root-format.ts";
+import { FileObjectSchema, readChunk, readObject, TreeObjectSchema } from "./verify-root.ts";
+import { compareUtf8 } from "./workspace.ts";
+
+/** One entry of a root. */
+export type RootEntry =
+  | { path: string; kind: "dir"; mode: number }
+  | {
+    path: string;
+    kind: "file";
+    mode: number;
+    /** The file object's hash: equal hashes, equal contents. */
+    object: string;
+    content: Uint8Array;
+  }
+  | { path: string; kind: "symlink"; mode: number; target: string };
+
+/** Paths that differ between two roots, each list sorted by UTF-8 bytes. */
+export interface RootDiff {
+  /** In the second root only (a new directory brings its contents). */
+  added: string[];
+  /** In the first root only (a removed directory takes its contents). */
+  removed: string[];
+  /** In both, with a different file object, mode, symlink target or kind. */
+  changed: string[];
+}
+
+/** Every entry root `root` holds, pre-order in tree order, with file contents. */
+export function* walkRoot(
+  sql: SqlSeam,
+  root: string,
+  where = "the Workspace",
+): Generator<RootEntry> {
+  for (const { path, entry } of walkTree(sql, root, "", where)) {
+    if (entry.kind === "dir") yield { path, kind: "dir", mode: entry.mode };
+    else if (entry.kind === "symlink") {
+      yield { path, kind: "symlink", mode: entry.mode, target: entry.ref };
+    } else {
+      const content = fileContent(sql, entry.ref, where);
+      yield { path, kind: "file", mode: entry.mode, object: entry.ref, content };
+    }
+  }
+}
+
+/** What differs between roots `a` and `b`, reading only the trees on changed paths. */
+export function diffRoots(sql: SqlSeam, a: string, b: string, where = "the Workspace"): RootDiff {
+  const diff: RootDiff = { added: [], removed: [], changed: [] };
+  diffTrees(sql, a, b, "", diff, where);
+  for (const list of [diff.added, diff.removed, diff.changed]) list.sort(compareUtf8);
+  return diff;
+}
+
+/** Pre-order entries of tree `hash`, without reading file contents. */
+function* walkTree(
+  sql: SqlSeam,
+  hash: string,
+  prefix: string,
+  where: string,
+): Generator<{ path: string; entry: TreeEntry }> {
+  for (const entry of treeEntries(sql, hash, where)) {
+    const path = prefix + entry.name;
+    yield { path, entry };
+    if (entry.kind === "dir") yield* walkTree(sql, entry.ref, `${path}/`, where);
+  }
+}
+
+function treeEntries(sql: SqlSeam, hash: string, where: string): TreeEntry[] {
+  return readObject(sql, hash, TreeObjectSchema, where).entries
+    .map(([name, kind, mode, ref]) => ({ name, kind, mode, ref }));
+}
+
+function fileContent(sql: SqlSeam, hash: string, where: string): Uint8Array {
+  const file = readObject(sql, hash, FileObjectSchema, where);
+  const content = new Uint8Array(file.size);
+  let offset = 0;
+  for (const chunk of file.chunks) {
+    const data = readChunk(sql, chunk, where);
+    if (offset + data.length > file.size) break;
+    content.set(data, offset);
+    offset += data.length;
+  }
+  if (offset !== file.size) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: a Workspace file's chunks do not add up to its size`,
+    );
+  }
+  return content;
+}
+
+function diffTrees(
+  sql: SqlSeam,
+  a: string,
+  b: string,
+  prefix: string,
+  diff: RootDiff,
+  where: string,
+): void {
+  if (a === b) return;
+  const left = treeEntries(sql, a, where);
+  const right = treeEntries(sql, b, where);
+  // Both lists are in tree order (checked when parsed), so one merge pass pairs them.
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    const order = i === left.length
+      ? 1
+      : j === right.length
+      ? -1
+      : compareUtf8(left[i].name, right[j].name);
+    if (order < 0) {
+      gone(sql, left[i++], prefix, diff.removed, where);
+      continue;
+    }
+    if (order > 0) {
+      gone(sql, right[j++], prefix, diff.added, where);
+      continue;
+    }
+    const [x, y] = [left[i++], right[j++]];
+    const path = prefix + x.name;
+    if (x.kind === "dir" && y.kind === "dir") {
+      if (x.mode !== y.mode) diff.changed.push(path);
+      diffTrees(sql, x.ref, y.ref, `${path}/`, diff, where);
+    } else if (x.kind !== y.kind) {
+      diff.changed.push(path);
+      if (x.kind === "dir") descendants(sql, x.ref, `${path}/`, diff.removed, where);
+      if (y.kind === "dir") descendants(sql, y.ref, `${path}/`, diff.added, where);
+    } else if (x.mode !== y.mode || x.ref !== y.ref) {
+      diff.changed.push(path);
+    }
+  }
+}
+
+/** Lists an entry present on one side only, and everything under it. */
+function gone(sql: SqlSeam, entry: TreeEntry, prefix: string, into: string[], where: string) {
+  const path = prefix + entry.name;
+  into.push(path);
+  if (entry.kind === "dir") descendants(sql, entry.ref, `${path}/`, into, where);
+}
+
+function descendants(sql: SqlSeam, tree: string, prefix: string, into: string[], where: string) {
+  for (const { path } of walkTree(sql, tree, prefix, where)) into.push(path);
+}
