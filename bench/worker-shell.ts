@@ -6,14 +6,15 @@
  *   inside the held transaction, the secret gate, `publishRoot`,
  *   `RunStore.append`, `COMMIT` (`synchronous=FULL`, a temporary file).
  * - its parts, interleaved with it: a `<File>` write effect on the same run
- *   (the effect path without the shell), a bare SQLite commit (its fsync);
- *   the same block through `WorkerShell.run`
- *   alone on an in-memory Workspace (no effect transaction, no commit); a
+ *   (the effect path without the shell); a bare SQLite commit (its fsync);
+ *   the block on the run's Workspace inside a held transaction that is then
+ *   rolled back (the effect without gate, publication, append and commit);
+ *   the block alone on an in-memory Workspace (no effect transaction); a
  *   block that makes no filesystem request (`:`); one `postMessage` round
  *   trip to a bare permission-less Worker; and just-bash in this thread on
  *   its own in-memory filesystem (`new Bash`, then `exec`), with its default
  *   defense-in-depth and with it off.
- *
+
  * `WorkerShell` is not exported by `@xmd/workflow/deno` (the local host
  * constructs it), so it is imported from its module.
  *
@@ -99,6 +100,8 @@ for (const name of SERVED) {
 export interface WorkerShellFixture extends AsyncDisposable {
   /** The whole effect, committed. */
   effect(): Promise<void>;
+  /** `WorkerShell.run` of the block on the run's Workspace inside a held transaction, rolled back. */
+  runHeld(): Promise<void>;
   /** `WorkerShell.run` of the block alone, in-memory Workspace. */
   runAlone(): Promise<void>;
   /** `WorkerShell.run` of `:` (no filesystem request), in-memory Workspace. */
@@ -216,6 +219,14 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
       bare.exec("BEGIN IMMEDIATE");
       insert.run(encoder.encode("x\n"));
       bare.exec("COMMIT");
+    },
+    runHeld: async () => {
+      const held = run.store.sql.hold!("workspace-effect");
+      try {
+        succeeded(await shell.run(request(SCRIPT)), SCRIPT);
+      } finally {
+        held.rollback();
+      }
     },
     runAlone: async () => succeeded(await memoryShell.run(request(SCRIPT)), SCRIPT),
     runNoFs: async () => succeeded(await memoryShell.run(request(":")), ":"),

@@ -9,3 +9,4 @@ export { NodeSqliteSeam } from "./src/deno/node-sqlite-seam.ts";
 export { APPLICATION_ID, type OpenRunDatabase, openRunDatabase } from "./src/deno/run-database.ts";
 export { ExecutorLock } from "./src/deno/executor-lock.ts";
 export { checkRunId, definitionHash, LocalWorkflowHost } from "./src/deno/local-workflow-host.ts";
+export { WorkerShell, WorkerShellError } from "./src/deno/worker-shell.ts";

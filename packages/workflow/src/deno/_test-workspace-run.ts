@@ -17,11 +17,11 @@ import {
 } from "./_test-workflow-cli.ts";
 import { LocalWorkflowHost } from "./local-workflow-host.ts";
 
-/** Two `<File>` writes and a block writing three files, a question, then a write, a block, a read and a glob. */
-export const EFFECTS = "ok.workspace-effects.md";
-
-/** `start --id=matrix ok.workspace-effects.md`. */
-export const START_EFFECTS = ["start", `--id=${RUN}`, EFFECTS] as const;
+/**
+ * `start --id=matrix ok.workspace-effects.md`: two `<File>` writes and a block
+ * writing three files, a question, then a write, a block, a read and a glob.
+ */
+export const START_EFFECTS = ["start", `--id=${RUN}`, "ok.workspace-effects.md"] as const;
 
 /** The answer every run of the fixture gets. */
 export const ANSWER = { ok: true };
@@ -36,9 +36,7 @@ export interface RootedEvent {
 
 /** The uninterrupted reference run of the fixture. */
 export interface WorkspaceReference {
-  /** After `start`: suspended at the question, after three Workspace effects. */
-  suspended: DatabaseFiles;
-  /** After answering it. */
+  /** Suspended at the question after three Workspace effects, and answered. */
   answered: DatabaseFiles;
   /** After the `resume` that completed the run. */
   completed: DatabaseFiles;
@@ -56,11 +54,6 @@ export interface WorkspaceReference {
 export async function rootedEvents(runs: string): Promise<RootedEvent[]> {
   const history = await new LocalWorkflowHost(runs).history(RUN);
   return history.events.map(({ root, event }) => ({ root, event }));
-}
-
-/** `answer matrix <suspension> '{"ok":true}'`. */
-export function answerFixture(suspensionId: string): string[] {
-  return ["answer", RUN, suspensionId, JSON.stringify(ANSWER)];
 }
 
 /** Asserts a command exited with `code` on its own (not killed). */
@@ -82,24 +75,22 @@ async function buildReference(): Promise<WorkspaceReference> {
   try {
     const host = new LocalWorkflowHost(runs);
     assertExit(await workflow(runs, START_EFFECTS), 2);
-    const suspended = await readDatabase(runs);
     const suspensionId = (await host.inspect(RUN)).pendingSuspension!.suspensionId;
-    assertExit(await workflow(runs, answerFixture(suspensionId)), 0);
+    assertExit(await workflow(runs, ["answer", RUN, suspensionId, JSON.stringify(ANSWER)]), 0);
     const answered = await readDatabase(runs);
     const done = await workflow(runs, ["resume", RUN]);
     assertExit(done, 0);
     const completed = await readDatabase(runs);
-    for (const files of [suspended, answered, completed]) {
+    for (const files of [answered, completed]) {
       assert.equal(files.wal.length, 0, "a cleanly closed database leaves no WAL");
     }
     const events = await rootedEvents(runs);
     const { record } = await host.inspect(RUN);
     assert.equal(record.root, events.at(-1)!.root);
     // The fixture changes the Workspace before and after the question.
-    assert.equal(new Set(events.map((entry) => entry.root)).size > 4, true);
+    assert.ok(new Set(events.map((entry) => entry.root)).size > 4);
     assert.ok(done.stdout.includes("AB: alphabetathree\ngamma true"), done.stdout);
     return {
-      suspended,
       answered,
       completed,
       suspensionId,

@@ -30,6 +30,7 @@ import {
   RunConflictError,
   RunNotFoundError,
   RunStateError,
+  WorkflowDatabaseCorruptError,
 } from "../contracts/workflow-errors.ts";
 import type {
   ExecutionIo,
@@ -46,6 +47,7 @@ import { executeRun } from "../execution/execute-run.ts";
 import { RunStore } from "../store/run-store.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
+import { ROOT_INO } from "../workspace/workspace.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
@@ -295,8 +297,11 @@ export class LocalWorkflowHost implements WorkflowHost {
   async #continue(store: RunStore, io: ExecutionIo, lock: ExecutorLock): Promise<ExecutionReport> {
     const found = store.record().status;
     if (found === "running" || found === "suspended" || found === "interrupted") {
-      // A write follows (stale recovery, a new execution): a damaged run is refused unchanged.
+      // A write follows (stale recovery, a new execution): a damaged run, its
+      // journal or the Workspace root it continues from, is refused unchanged
+      // (found only by the executor, it would be settled as failed).
       store.verify();
+      verifyCurrentRoot(store);
     }
     store.recoverStale();
     const record = store.record();
@@ -399,6 +404,24 @@ function rootAfter(store: RunStore, id: string, event: number): string {
       count === 0 ? "it has no events yet" : `its events are 1 to ${count}`
     }. List them with xmd workflow history ${id}`,
   );
+}
+
+/**
+ * Verifies the Workspace root a run continues from: everything it reaches is
+ * intact, and it is the root the journal last recorded and the live
+ * Workspace is published at (what every commit leaves).
+ */
+function verifyCurrentRoot(store: RunStore): void {
+  const { id, root, eventCount } = store.record();
+  const where = `run "${id}"`;
+  verifyRoot(store.sql, root, where);
+  const journaled = eventCount === 0 ? root : store.rootAfter(eventCount);
+  const live = store.sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", ROOT_INO)[0]?.hash;
+  if (journaled !== root || live !== root) {
+    throw new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: its current Workspace root is not the one its journal last recorded and its Workspace holds. It is left as it is`,
+    );
+  }
 }
 
 function inspectStore(store: RunStore): RunInspection {

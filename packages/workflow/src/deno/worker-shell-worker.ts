@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type EncodingOption, encodingOf, fromBytes, toBytes } from "./worker-shell-bytes.ts";
+import { encodingOf, type EncodingOption, fromBytes, toBytes } from "./worker-shell-bytes.ts";
 import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 
 /** The Worker's global scope (this module runs only as a Worker). */
@@ -41,6 +41,8 @@ type IFileSystem = ConstructorParameters<typeof Bash>[0] extends infer O
 const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNullable<
   ConstructorParameters<typeof Bash>[0]
 >["commands"];
+
+const MIB = 1024 * 1024;
 
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextId = 0;
@@ -89,6 +91,9 @@ function fsStat(stat: Stat) {
     mode: stat.mode,
     size: stat.size,
     mtime: new Date(0),
+    // One device: `dev` + `ino` is how just-bash tells files apart (`split`,
+    // `cp` onto itself, `-ef`); without it every identity check fails.
+    dev: 1,
     ino: stat.ino,
   };
 }
@@ -205,6 +210,14 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
         maxCommandCount: Number.MAX_SAFE_INTEGER,
         maxWorkUnits: Number.MAX_SAFE_INTEGER,
         maxExecutionTimeMs: message.timeoutMs + 1_000,
+        // A Workspace file is not bounded at 64 MiB: `cat` and redirections
+        // hold a whole file as one string, so strings may reach 256 MiB
+        // (V8's own bound is about 512 MiB), and a block may write 1 GiB in
+        // all (redirections count as output).
+        maxStringLength: 256 * MIB,
+        maxOutputSize: 1024 * MIB,
+        maxInputBytes: 1024 * MIB,
+        maxLiveBytes: 1024 * MIB,
       },
     });
     const result = await bash.exec(message.script);

@@ -37,6 +37,8 @@ export class WorkerShellError extends EffectRefusal {
 }
 
 const WORKER_URL = new URL("./worker-shell-worker.ts", import.meta.url);
+/** The longest delay `setTimeout` honors (a longer one would fire at once); longer timeouts are clamped to it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A `ShellProvider` running blocks in a permission-less Worker against a Workspace. */
 export class WorkerShell implements ShellProvider, Disposable {
@@ -97,7 +99,10 @@ export class WorkerShell implements ShellProvider, Disposable {
           this.#kill();
           resolve({ exitCode, stdout: "", stderr: "", timedOut });
         });
-      const timer = setTimeout(() => stop(124, true), request.timeoutMs);
+      const timer = setTimeout(
+        () => stop(124, true),
+        Math.min(Math.max(request.timeoutMs, 0), MAX_TIMER_MS),
+      );
       const onAbort = () => stop(130, false);
       request.signal.addEventListener("abort", onAbort, { once: true });
       const fail = (error: Error) =>
@@ -105,7 +110,8 @@ export class WorkerShell implements ShellProvider, Disposable {
           this.#kill();
           reject(error);
         });
-      worker.onmessageerror = () => fail(new WorkerShellError("Worker Shell sent an unreadable message"));
+      worker.onmessageerror = () =>
+        fail(new WorkerShellError("Worker Shell sent an unreadable message"));
       worker.onerror = (event) => {
         event.preventDefault();
         fail(new WorkerShellError(`Worker Shell failed: ${event.message}`));

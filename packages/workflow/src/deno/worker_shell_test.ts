@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { FileSystemError } from "@xmd/core";
 import { Workspace } from "../workspace/workspace.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
-import { WorkerShell } from "./worker-shell.ts";
+import { WorkerShell, WorkerShellError } from "./worker-shell.ts";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 function workspace(): Workspace {
   const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
@@ -11,7 +15,7 @@ function workspace(): Workspace {
 }
 
 function request(script: string, overrides: Partial<Parameters<WorkerShell["run"]>[0]> = {}) {
-  const out = { stdout: "", stderr: "" };
+  const out = { stdout: "", stderr: "", stdoutCalls: 0 };
   return {
     out,
     request: {
@@ -19,7 +23,10 @@ function request(script: string, overrides: Partial<Parameters<WorkerShell["run"
       script,
       cwd: ".",
       timeoutMs: 30_000,
-      onStdout: (chunk: string) => out.stdout += chunk,
+      onStdout: (chunk: string) => {
+        out.stdout += chunk;
+        out.stdoutCalls++;
+      },
       onStderr: (chunk: string) => out.stderr += chunk,
       signal: new AbortController().signal,
       ...overrides,
@@ -27,9 +34,22 @@ function request(script: string, overrides: Partial<Parameters<WorkerShell["run"
   };
 }
 
+/** Every path in the Workspace with its content (files) or kind, sorted. */
+function snapshot(ws: Workspace, dir = "/"): string[] {
+  const rows: string[] = [];
+  for (const name of ws.readdir(dir)) {
+    const path = dir === "/" ? `/${name}` : `${dir}/${name}`;
+    const stat = ws.lstat(path);
+    if (stat.kind === "dir") rows.push(`${path}/`, ...snapshot(ws, path));
+    else if (stat.kind === "symlink") rows.push(`${path} -> ${ws.readlink(path)}`);
+    else rows.push(`${path} = ${JSON.stringify(decoder.decode(ws.readFile(path)))}`);
+  }
+  return rows;
+}
+
 Deno.test("worker shell: runs a block against the Workspace", async () => {
   const ws = workspace();
-  ws.writeFile("/in.txt", new TextEncoder().encode("b\na\n"));
+  ws.writeFile("/in.txt", encoder.encode("b\na\n"));
   using shell = new WorkerShell(ws);
   const { request: req, out } = request(
     "mkdir -p out && sort in.txt > out/sorted.txt && ls out && cat out/sorted.txt && echo x > f",
@@ -39,8 +59,8 @@ Deno.test("worker shell: runs a block against the Workspace", async () => {
   assert.equal(result.exitCode, 0);
   assert.equal(result.stdout, "sorted.txt\na\nb\n");
   assert.equal(out.stdout, "sorted.txt\na\nb\n");
-  assert.equal(new TextDecoder().decode(ws.readFile("/out/sorted.txt")), "a\nb\n");
-  assert.equal(new TextDecoder().decode(ws.readFile("/f")), "x\n");
+  assert.equal(decoder.decode(ws.readFile("/out/sorted.txt")), "a\nb\n");
+  assert.equal(decoder.decode(ws.readFile("/f")), "x\n");
 });
 
 Deno.test("worker shell: a CPU-bound script is stopped by its timeout and the next block runs", async () => {
@@ -51,4 +71,139 @@ Deno.test("worker shell: a CPU-bound script is stopped by its timeout and the ne
   assert.equal(result.timedOut, true);
   const next = await shell.run(request("echo after").request);
   assert.equal(next.stdout, "after\n");
+});
+
+Deno.test("worker shell: a timeout beyond setTimeout's range does not fire at once", async () => {
+  using shell = new WorkerShell(workspace());
+  const result = await shell.run(request("echo ok", { timeoutMs: 2 ** 40 }).request);
+  assert.deepEqual(result, { exitCode: 0, stdout: "ok\n", stderr: "", timedOut: false });
+});
+
+Deno.test("worker shell: output is delivered once, when the block ends (just-bash does not stream)", async () => {
+  using shell = new WorkerShell(workspace());
+  const { request: req, out } = request("echo first; sleep 0.05; echo second; echo oops >&2");
+  const result = await shell.run(req);
+  assert.equal(out.stdoutCalls, 1);
+  assert.equal(out.stdout, "first\nsecond\n");
+  assert.equal(out.stderr, "oops\n");
+  assert.equal(result.stdout, out.stdout);
+});
+
+Deno.test("worker shell: bytes survive cat, redirections, gzip and tar unchanged", async () => {
+  const ws = workspace();
+  const binary = Uint8Array.from({ length: 256 }, (_, i) => i);
+  ws.writeFile("/bin.dat", binary);
+  ws.writeFile("/text.txt", encoder.encode("héllo wörld ✓\n"));
+  using shell = new WorkerShell(ws);
+  const result = await shell.run(
+    request(
+      "cat bin.dat bin.dat > twice.dat && cat text.txt > copy.txt && cat < text.txt >> copy.txt && " +
+        "gzip -c text.txt > t.gz && gunzip -c t.gz > round.txt && " +
+        "mkdir pack && cp bin.dat pack/ && tar czf pack.tgz pack && rm -r pack && tar xzf pack.tgz && " +
+        "sed 's/wörld/welt/' text.txt > sed.txt && wc -c < twice.dat",
+    ).request,
+  );
+  assert.equal(result.stderr, "");
+  assert.equal(result.stdout, "512\n");
+  assert.deepEqual(ws.readFile("/twice.dat"), new Uint8Array([...binary, ...binary]));
+  assert.equal(decoder.decode(ws.readFile("/copy.txt")), "héllo wörld ✓\n".repeat(2));
+  assert.equal(decoder.decode(ws.readFile("/round.txt")), "héllo wörld ✓\n");
+  assert.deepEqual(ws.readFile("/pack/bin.dat"), binary);
+  assert.equal(decoder.decode(ws.readFile("/sed.txt")), "héllo welt ✓\n");
+});
+
+Deno.test("worker shell: /dev/null swallows output and never enters the Workspace", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const result = await shell.run(
+    request(
+      "echo hidden > /dev/null; ls missing 2>/dev/null; echo $?; cat /dev/null; wc -c < /dev/null",
+    )
+      .request,
+  );
+  assert.deepEqual(
+    { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr },
+    { exitCode: 0, stdout: "2\n0\n", stderr: "" },
+  );
+  assert.deepEqual(snapshot(ws), []);
+});
+
+Deno.test("worker shell: a redirection into a missing directory fails the command, as in bash", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const result = await shell.run(request("echo a > nowhere/f").request);
+  assert.equal(result.exitCode, 1);
+  assert.match(result.stderr, /^bash: .*"\/nowhere\/f".*\(ENOENT\)\n$/);
+  assert.deepEqual(snapshot(ws), []);
+  const next = await shell.run(request("echo fine").request);
+  assert.equal(next.stdout, "fine\n");
+});
+
+Deno.test("worker shell: split, cp onto itself and -ef see Workspace file identities", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const result = await shell.run(
+    request("mkdir d && seq 1 3 > n && split -l 1 n d/part && ls d && [ n -ef n ] && echo same")
+      .request,
+  );
+  assert.equal(result.stderr, "");
+  assert.equal(result.stdout, "partaa\npartab\npartac\nsame\n");
+  assert.equal(decoder.decode(ws.readFile("/d/partab")), "2\n");
+});
+
+Deno.test("worker shell: a missing or non-directory cwd is refused before anything runs", async () => {
+  const ws = workspace();
+  ws.writeFile("/file", encoder.encode("x"));
+  using shell = new WorkerShell(ws);
+  await assert.rejects(
+    shell.run(request("echo ran > /ran", { cwd: "missing" }).request),
+    (error) =>
+      error instanceof FileSystemError && error.code === "ENOENT" &&
+      error.message === 'Cannot run a block in "missing": no such Workspace directory (ENOENT)',
+  );
+  await assert.rejects(
+    shell.run(request("echo ran > /ran", { cwd: "file" }).request),
+    (error) => error instanceof FileSystemError && error.code === "ENOTDIR",
+  );
+  assert.deepEqual(snapshot(ws), ['/file = "x"']);
+});
+
+Deno.test("worker shell: cancellation stops the block; an already aborted one never starts", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const aborted = new AbortController();
+  aborted.abort();
+  const never = await shell.run(request("echo ran > ran", { signal: aborted.signal }).request);
+  assert.deepEqual(never, { exitCode: 130, stdout: "", stderr: "", timedOut: false });
+  const controller = new AbortController();
+  const running = shell.run(request("sleep 30", { signal: controller.signal }).request);
+  controller.abort();
+  assert.deepEqual(await running, { exitCode: 130, stdout: "", stderr: "", timedOut: false });
+  assert.deepEqual(snapshot(ws), []);
+  assert.equal((await shell.run(request("echo next").request)).stdout, "next\n");
+});
+
+Deno.test("worker shell: a Workspace storage failure stops the block instead of reaching the script", async () => {
+  const ws = workspace();
+  ws.writeFile("/f", encoder.encode("data"));
+  const ino = ws.stat("/f").ino;
+  ws.sql.exec("DELETE FROM ws_inode WHERE ino = ?", ino);
+  using shell = new WorkerShell(ws);
+  // Were the failure a POSIX error, `|| true` would swallow it and the block would exit 0.
+  await assert.rejects(
+    shell.run(request("cat f || true; echo swallowed > after").request),
+    (error) =>
+      !(error instanceof WorkerShellError) && error instanceof Error &&
+      /inode \d+ is missing; the database is damaged/.test(error.message),
+  );
+  assert.equal(ws.exists("/after"), false);
+  assert.equal((await shell.run(request("echo fresh").request)).stdout, "fresh\n");
+});
+
+Deno.test("worker shell: only sh and bash blocks run", async () => {
+  using shell = new WorkerShell(workspace());
+  await assert.rejects(
+    shell.run(request("print(1)", { lang: "python" }).request),
+    (error) => error instanceof WorkerShellError && /"python" block/.test(error.message),
+  );
 });

@@ -9,6 +9,7 @@
  * `resume` finishes with that run's final root, journal and output.
  */
 import assert from "node:assert/strict";
+import type { JournalEvent } from "@xmd/core";
 import type { RunStatus } from "../contracts/run-record.ts";
 import { forgetHashes, publishRoot } from "../workspace/publish-root.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
@@ -69,19 +70,21 @@ const JOURNAL = [
   "close",
 ];
 
-/** Kills the next live effect just before its commit, then (recovered) just after it: `first`…`last`. */
-function eachEffect(first: number, last: number): Kill[] {
-  return Array.from({ length: last - first + 1 }, (_, index) => first + index).flatMap((
-    event,
-  ) => [
+/** Kills each of these events' effects just before its commit, then (recovered) just after. */
+function eachEffect(events: number[]): Kill[] {
+  return events.flatMap((event) => [
     { failpoint: "workspace-effect:before", events: event - 1 },
     { failpoint: "workspace-effect:after", events: event },
   ]);
 }
 
 const BRANCHES: Branch[] = [
-  { name: "every effect of the start, in turn", from: "start", kills: eachEffect(2, 4) },
-  { name: "every effect after the answer, in turn", from: "answered", kills: eachEffect(7, 10) },
+  { name: "every effect of the start, in turn", from: "start", kills: eachEffect([2, 3, 4]) },
+  {
+    name: "every effect after the answer, in turn",
+    from: "answered",
+    kills: eachEffect([7, 8, 9, 10]),
+  },
   // The nth commit of one process: effects committed earlier by the killed process stay.
   {
     name: "after the third effect of a start",
@@ -156,6 +159,7 @@ Deno.test("workspace crash matrix: SIGKILL while a Worker Shell block sleeps aft
     ]);
     assertExit(uninterrupted, 0);
     const events = await rootedEvents(referenceRuns);
+    const root = events.at(-1)!.root;
     assert.deepEqual(events.map(({ event }) => kindOf(event)), [
       "props",
       "file.write",
@@ -174,22 +178,22 @@ Deno.test("workspace crash matrix: SIGKILL while a Worker Shell block sleeps aft
     await assertCrashState(crashRuns, events.slice(0, 2));
     // As a user sees it (on a copy: inspection checkpoints the WAL the next executor must find).
     const copy = await restoreDatabase(crashed);
-    const status = await workflow(copy, ["status", RUN, "--json"]);
+    const seen = await cliHistory(copy);
     await Deno.remove(copy, { recursive: true });
-    assertExit(status, 0);
-    assert.equal(JSON.parse(status.stdout).root, events[1].root);
+    assert.deepEqual(seen, { status: "running", root: events[1].root, events: events.slice(0, 2) });
 
     const resumed = await workflow(crashRuns, ["resume", RUN]);
     assertExit(resumed, 0);
     assert.equal(resumed.stdout, uninterrupted.stdout);
     await assertFinished(crashRuns, events, ["interrupted", "completed"]);
+    assert.deepEqual(await cliHistory(crashRuns), { status: "completed", root, events });
   } finally {
     await Deno.remove(referenceRuns, { recursive: true });
     await Deno.remove(crashRuns, { recursive: true });
   }
 });
 
-function kindOf(event: RootedEvent["event"]): string {
+function kindOf(event: JournalEvent): string {
   return event.type === "close" ? "close" : event.description.type;
 }
 
@@ -200,6 +204,25 @@ function assertKilled(outcome: Outcome, where = "the block"): void {
     `not killed at ${where} (exit ${outcome.code}):\n${outcome.stderr}`,
   );
   assert.equal(outcome.code, 137);
+}
+
+/** `history --json`: the run's status and root, and each event with the root after it. */
+async function cliHistory(
+  runs: string,
+): Promise<{ status: RunStatus; root: string; events: RootedEvent[] }> {
+  const outcome = await workflow(runs, ["history", RUN, "--json"]);
+  assertExit(outcome, 0);
+  const history = JSON.parse(outcome.stdout);
+  return {
+    status: history.status,
+    root: history.root,
+    events: history.events.map(
+      ({ id: _id, at: _at, root, ...event }: { id: number; at: number; root: string }) => ({
+        root,
+        event: event as JournalEvent,
+      }),
+    ),
+  };
 }
 
 /**
@@ -288,7 +311,12 @@ async function killWhileSleeping(runs: string): Promise<Outcome> {
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     stdout += chunk.value;
   }
-  return { code, signal, stdout, stderr: await stderr };
+  const outcome = { code, signal, stdout, stderr: await stderr };
+  if (signal === null) {
+    // The block's uncommitted pages never spilled (a page cache larger than its writes?).
+    throw new Error(`The sleeping block ended before it was seen writing:\n${outcome.stderr}`);
+  }
+  return outcome;
 }
 
 async function sizeOf(path: string): Promise<number> {

@@ -218,9 +218,11 @@ class EffectTransactions {
 function discardsChanges(event: JournalEvent): boolean {
   if (event.type !== "yield") return false;
   if (event.result.status !== "ok") return true;
-  if (event.description.type !== "exec" || "as" in event.description) return false;
-  const value = event.result.value as { exitCode?: unknown } | null;
-  return value?.exitCode !== 0;
+  if (event.description.type !== "exec") return false;
+  const value = event.result.value as { exitCode?: unknown; timedOut?: unknown } | null;
+  // A timed-out block is stopped half-way: its changes go, even when `as` binds the result.
+  if (value?.timedOut === true) return true;
+  return !("as" in event.description) && value?.exitCode !== 0;
 }
 
 /** The store's event table as the journal's durable stream, written under one execution. */

@@ -37,6 +37,7 @@ import {
 } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
+import { verifyRoot } from "../workspace/verify-root.ts";
 import type { CommitPoint } from "./commit-points.ts";
 
 /** A retained source of the definition. */
@@ -248,6 +249,8 @@ export class RunStore {
    * than half-advanced.
    */
   verify(): void {
+    const record = this.record();
+    verifyRoot(this.#sql, record.root, this.#where);
     this.pendingSuspension();
     this.props();
     this.sources();

@@ -16,6 +16,7 @@
  * @module
  */
 import { FileSystemError, type FileSystemErrorCode, sha256Hex } from "@xmd/core";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { CHUNK_SIZE, WORKSPACE_INDEXES, WORKSPACE_TABLES } from "./workspace-tables.ts";
 
@@ -351,13 +352,19 @@ export class Workspace {
 
   #inode(ino: number): InodeRow {
     const row = this.#sql.exec("SELECT * FROM ws_inode WHERE ino = ?", ino)[0];
-    if (!row) throw new Error(`Workspace inode ${ino} is missing; the database is damaged`);
+    if (!row) {
+      throw new WorkflowDatabaseCorruptError(`Cannot read the Workspace: inode ${ino} is missing`);
+    }
     return row as unknown as InodeRow;
   }
 
   #chunk(hash: string): Uint8Array {
     const row = this.#sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0];
-    if (!row) throw new Error(`Workspace chunk ${hash} is missing; the database is damaged`);
+    if (!row) {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot read the Workspace: chunk ${hash.slice(0, 12)} is missing`,
+      );
+    }
     return row.data as Uint8Array;
   }
 
@@ -481,13 +488,24 @@ function fsError(
   return new FileSystemError(code, path, `Cannot ${action} "${path}": ${why} (${code})`);
 }
 
-const utf8 = new TextEncoder();
-
-/** Orders strings by their UTF-8 bytes (root format 1's entry order). */
+/**
+ * Orders strings by their UTF-8 bytes (root format 1's entry order) without
+ * encoding them: UTF-8 byte order is code point order, which differs from
+ * UTF-16 code unit order only where surrogates (code points above U+FFFF)
+ * meet U+E000–U+FFFF, so those units are shifted before comparing.
+ */
 export function compareUtf8(a: string, b: string): number {
-  const x = utf8.encode(a);
-  const y = utf8.encode(b);
-  const length = Math.min(x.length, y.length);
-  for (let i = 0; i < length; i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return x.length - y.length;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+function codePointRank(unit: number): number {
+  if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit;
 }

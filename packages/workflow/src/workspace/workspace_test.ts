@@ -6,7 +6,7 @@ import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
 import { forgetHashes, publishRoot } from "./publish-root.ts";
 import { fileObject, objectHash, treeObject } from "./root-format.ts";
 import { verifyRoot } from "./verify-root.ts";
-import { Workspace } from "./workspace.ts";
+import { compareUtf8, Workspace } from "./workspace.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -216,4 +216,17 @@ Deno.test("verification refuses flipped chunks, altered objects and missing obje
   ws.sql.exec("UPDATE ws_object SET body = body || ' ' WHERE hash = ?", root);
   assert.throws(() => verifyRoot(ws.sql, root, "run"), /does not match its hash/);
   assert.throws(() => verifyRoot(ws.sql, "0".repeat(64), "run"), /is missing/);
+});
+
+Deno.test("compareUtf8 orders names by their UTF-8 bytes", () => {
+  const names = ["b", "a", "\u{1F600}", "\uFFFD", "é", "Z", "\uE000", "aa", ""];
+  const bytes = (s: string) => Array.from(new TextEncoder().encode(s));
+  const byBytes = [...names].sort((x, y) => {
+    const a = bytes(x);
+    const b = bytes(y);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return a.length - b.length;
+  });
+  assert.deepEqual([...names].sort(compareUtf8), byBytes);
+  assert.notDeepEqual([...names].sort(), byBytes, "plain UTF-16 order differs here");
 });
