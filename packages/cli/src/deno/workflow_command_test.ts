@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "@xmd/core";
 import { ExecutorLock } from "@xmd/workflow/deno";
-import { runXmd, type XmdResult } from "./_run-xmd.ts";
+import { runXmd, spawnXmd, type XmdResult } from "./_run-xmd.ts";
 import { workflowCommand } from "./workflow-command.ts";
 
 /** A working folder with documents, and a runs folder the commands use. */
@@ -908,4 +908,49 @@ Deno.test("list reports a foreign file in the runs folder, leaves it untouched, 
     new RegExp(`^xmd: warning: skipped ${"ab".repeat(32)}\\.sqlite: .*not a SQLite database`, "m"),
   );
   assert.deepEqual(await Deno.readFile(foreign), before);
+});
+
+Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), without the block's changes, and resumable", async () => {
+  const box = await sandbox({
+    "slow.md":
+      "Before the block.\n\n```sh exec\necho partial > half.txt\nsleep 3\necho done > whole.txt\n```\n\nAfter the block.\n",
+  });
+  const child = spawnXmd(["workflow", "start", "--id=slow", "slow.md"], {
+    cwd: box.cwd,
+    env: { XMD_WORKFLOW_RUNS: box.runs },
+  });
+  const reader = child.stdout.getReader();
+  let seen = "";
+  while (!seen.includes("Before the block.")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+  }
+  // The prose before the block is printed before the block starts; give it a moment to begin.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  child.kill("SIGINT");
+  reader.releaseLock();
+  const output = await child.output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assert.equal(output.code, 130, stderr);
+  assert.match(stderr, /^workflow run: slow\n/);
+  assert.match(stderr, /workflow status: interrupted\n$/);
+  const status = json(await box.xmd("status", "slow", "--json"));
+  assert.equal(status.status, "interrupted");
+  assert.deepEqual(status.stopReason, { kind: "host", code: "interrupted" });
+  const history = json(await box.xmd("history", "slow", "--json"));
+  const last = history.events.at(-1);
+  assert.equal(last.description.type, "exec");
+  assert.deepEqual(last.result, { status: "cancelled" });
+  assert.equal(last.root, history.events.at(-2).root, "a cancelled block published a root");
+
+  const resumed = await box.xmd("resume", "slow");
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.stdout, "Before the block.\n\nAfter the block.\n");
+  assert.match(resumed.stderr, /workflow status: completed\n$/);
+  const out = await Deno.makeTempDir();
+  await Deno.remove(out);
+  assert.equal((await box.xmd("export", "slow", out)).code, 0);
+  assert.equal(await Deno.readTextFile(`${out}/whole.txt`), "done\n");
+  assert.equal(await Deno.readTextFile(`${out}/half.txt`), "partial\n");
 });
