@@ -10,10 +10,14 @@
  *
  * @module
  */
-import type { JournalEvent } from "@xmd/core";
+import { type JournalEvent, sha256Hex } from "@xmd/core";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { FORMAT, initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "./schema.ts";
 import { type NewRun, RunStore } from "./run-store.ts";
+import { forgetHashes, publishRoot } from "../workspace/publish-root.ts";
+import { fileObject, objectHash, treeObject } from "../workspace/root-format.ts";
+import { verifyRoot } from "../workspace/verify-root.ts";
+import { Workspace } from "../workspace/workspace.ts";
 
 /** One promise of the storage engine, checked on a fresh empty database. */
 export interface ContractCase {
@@ -913,8 +917,152 @@ const STORE_CASES: ContractCase[] = [
 ];
 
 /** Every case of the storage engine's contract, in a stable order with unique names. */
+
+const text = (value: string) => new TextEncoder().encode(value);
+const untext = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+function workspace(seam: SqlSeam): Workspace {
+  initializeSchema(seam);
+  return new Workspace(seam);
+}
+
+const WORKSPACE_CASES: ContractCase[] = [
+  {
+    name: "workspace: files, directories, symlinks and hard links round-trip",
+    run(seam) {
+      const ws = workspace(seam);
+      seam.transaction(() => {
+        ws.mkdir("/release/notes", { recursive: true });
+        ws.writeFile("/release/VERSION", text("1.4.0"));
+        ws.writeFile("/release/notes/a.md", text("# A\n"), { mode: 0o600 });
+        ws.symlink("VERSION", "/release/current");
+        ws.link("/release/VERSION", "/release/again");
+      });
+      same(untext(ws.readFile("/release/current")), "1.4.0", "read through a symlink");
+      same(ws.readlink("/release/current"), "VERSION", "the symlink target, verbatim");
+      same(
+        ws.readdir("/release"),
+        ["VERSION", "again", "current", "notes"],
+        "entries by UTF-8 bytes",
+      );
+      same(ws.stat("/release/VERSION").nlink, 2, "hard links");
+      same(ws.stat("/release/notes/a.md").mode, 0o600, "the mode");
+      same(untext(ws.readFile("/../../release/notes/../VERSION")), "1.4.0", ".. stops at /");
+    },
+  },
+  {
+    name: "workspace: a refusal carries its POSIX code and, in a savepoint, changes nothing",
+    run(seam) {
+      const ws = workspace(seam);
+      seam.transaction(() => ws.mkdir("/d"));
+      const root = seam.transaction(() => publishRoot(seam));
+      for (
+        const [action, code] of [
+          [() => ws.readFile("/missing"), "ENOENT"],
+          [() => ws.readFile("/d"), "EISDIR"],
+          [() => ws.mkdir("/d"), "EEXIST"],
+          [() => ws.writeFile("/d/x/y", text("")), "ENOENT"],
+        ] as [() => unknown, string][]
+      ) {
+        const error = throws(
+          () => seam.transaction(() => seam.transaction(action)),
+          "FileSystemError",
+          code,
+        );
+        same((error as Error & { code?: string }).code, code, "the code");
+      }
+      throws(
+        () =>
+          seam.transaction(() =>
+            seam.transaction(() => {
+              ws.writeFile("/d/new", text("n"));
+              ws.readFile("/missing");
+            })
+          ),
+        "FileSystemError",
+        "a refusal after a write",
+      );
+      check(!ws.exists("/d/new"), "the savepoint rolled the write back");
+      same(seam.transaction(() => publishRoot(seam)), root, "the root is unchanged");
+    },
+  },
+  {
+    name: "workspace: root format 1 ids match the specification's vectors",
+    run(seam) {
+      const ws = workspace(seam);
+      same(
+        seam.transaction(() => publishRoot(seam)),
+        "56177ba82b132c561284403f08857796de5af224c36f16e9f410781f41504ae8",
+        "the empty root",
+      );
+      seam.transaction(() => {
+        ws.writeFile("/hello.txt", text("hi\n"));
+        ws.symlink("hello.txt", "/link");
+      });
+      same(
+        seam.transaction(() => publishRoot(seam)),
+        objectHash(treeObject([
+          {
+            name: "hello.txt",
+            kind: "file",
+            mode: 0o644,
+            ref: objectHash(fileObject(3, [sha256Hex("hi\n")])),
+          },
+          { name: "link", kind: "symlink", mode: 0o777, ref: "hello.txt" },
+        ])),
+        "a root with a file and a symlink",
+      );
+    },
+  },
+  {
+    name: "workspace: files over 1 MiB are chunked, shared chunks stored once, and verified",
+    run(seam) {
+      const ws = workspace(seam);
+      const big = new Uint8Array(2 * 1024 * 1024 + 17).map((_, i) => i % 253);
+      seam.transaction(() => {
+        ws.writeFile("/big", big);
+        ws.writeFile("/copy", big);
+      });
+      same(seam.exec("SELECT count(*) AS n FROM ws_chunk")[0].n, 3, "three distinct chunks");
+      check(stable(ws.readFile("/big")) === stable(big), "the bytes read back");
+      const root = seam.transaction(() => publishRoot(seam));
+      verifyRoot(seam, root, WHERE);
+      const chunk = String(seam.exec("SELECT hash FROM ws_chunk LIMIT 1")[0].hash);
+      seam.exec("UPDATE ws_chunk SET data = ? WHERE hash = ?", text("flipped"), chunk);
+      throws(
+        () => verifyRoot(seam, root, WHERE),
+        "WorkflowDatabaseCorruptError",
+        "a flipped chunk",
+      );
+    },
+  },
+  {
+    name: "workspace: publication rehashes only the directories on the changed path",
+    run(seam) {
+      const ws = workspace(seam);
+      seam.transaction(() => {
+        for (let d = 0; d < 5; d++) {
+          ws.mkdir(`/${d}`);
+          for (let f = 0; f < 5; f++) ws.writeFile(`/${d}/${f}`, text(`${d}${f}`));
+        }
+      });
+      seam.transaction(() => publishRoot(seam));
+      seam.transaction(() => ws.writeFile("/3/4", text("changed")));
+      same(
+        seam.exec("SELECT count(*) AS n FROM ws_inode WHERE hash IS NULL")[0].n,
+        3,
+        "the file, its directory and the root are dirty",
+      );
+      const incremental = seam.transaction(() => publishRoot(seam));
+      seam.transaction(() => forgetHashes(seam));
+      same(seam.transaction(() => publishRoot(seam)), incremental, "a full rehash agrees");
+    },
+  },
+];
+
 export const RUN_STORE_CONTRACT: readonly ContractCase[] = [
   ...SEAM_CASES,
   ...SCHEMA_CASES,
   ...STORE_CASES,
+  ...WORKSPACE_CASES,
 ];
