@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { SourceReader } from "@xmd/core";
+import { formatPropsHelp, loadProgram, type Program, type SourceReader } from "@xmd/core";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { UsageError } from "./usage-error.ts";
 
@@ -53,4 +53,30 @@ export function hostSourceReader(folder: string): SourceReader {
       throw error;
     }
   };
+}
+
+/** Reads the root document and loads its program (components beside it), checked. */
+export async function loadHostProgram(
+  cwd: string,
+  path: string,
+  target: string | undefined,
+): Promise<Program> {
+  const document = await readDocument(cwd, path);
+  return await loadProgram(
+    { file: document.label, text: document.text },
+    hostSourceReader(document.folder),
+    { target },
+  );
+}
+
+/** `<command> <document> --help`: the usage line and the document's props. */
+export function documentHelp(
+  usage: string,
+  path: string,
+  target: string | undefined,
+  program: Program,
+): string {
+  return `Usage: ${usage} ${path}${target ? `#${target}` : ""}\n\nProps:\n${
+    formatPropsHelp(program.root.props)
+  }\n`;
 }

@@ -12,16 +12,14 @@ import {
   createSecretGate,
   disabledSecretGate,
   type DurableStream,
-  formatPropsHelp,
   Journal,
-  loadProgram,
   MemoryStream,
   resolveProps,
   runProgram,
 } from "@xmd/core";
 import { HostFileSystem, HostShell, JsonlStream, TerminalElicit } from "@xmd/core/deno";
 import type { CommandIo } from "./command-io.ts";
-import { hostSourceReader, readDocument } from "./host-documents.ts";
+import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -51,18 +49,9 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
     }
     throw new UsageError("Missing document: write xmd run <document.md>");
   }
-  const document = await readDocument(io.cwd, options.document);
-  const program = await loadProgram(
-    { file: document.label, text: document.text },
-    hostSourceReader(document.folder),
-    { target: options.target },
-  );
+  const program = await loadHostProgram(io.cwd, options.document, options.target);
   if (options.help) {
-    io.stdout(
-      `Usage: xmd run [options] ${options.document}${
-        options.target ? `#${options.target}` : ""
-      }\n\nProps:\n${formatPropsHelp(program.root.props)}\n`,
-    );
+    io.stdout(documentHelp("xmd run [options]", options.document, options.target, program));
     return 0;
   }
   const props = resolveProps(program.root.props, {

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { formatPropsHelp, loadProgram, resolveProps } from "@xmd/core";
+import { resolveProps } from "@xmd/core";
 import {
   checkWorkflowSupport,
   type ExecutionIo,
@@ -32,7 +32,7 @@ import {
 import { LocalWorkflowHost } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
 import type { CommandIo } from "./command-io.ts";
-import { hostSourceReader, readDocument } from "./host-documents.ts";
+import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 import {
@@ -275,17 +275,15 @@ async function start(host: LocalWorkflowHost, args: readonly string[], io: Comma
     }
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
   }
-  const document = await readDocument(io.cwd, options.document);
-  const program = await loadProgram(
-    { file: document.label, text: document.text },
-    hostSourceReader(document.folder),
-    { target: options.target },
-  );
+  const program = await loadHostProgram(io.cwd, options.document, options.target);
   if (options.help) {
     io.stdout(
-      `Usage: xmd workflow start [--id=<run-id>] [options] ${options.document}${
-        options.target ? `#${options.target}` : ""
-      }\n\nProps:\n${formatPropsHelp(program.root.props)}\n`,
+      documentHelp(
+        "xmd workflow start [--id=<run-id>] [options]",
+        options.document,
+        options.target,
+        program,
+      ),
     );
     return 0;
   }
