@@ -19,14 +19,13 @@ import {
   type DurableStream,
   type FileSystemProvider,
   Journal,
-  type JournalEvent,
   sha256Hex,
   type ShellProvider,
 } from "@xmd/core";
 import {
+  EffectTransactions,
   publishRoot,
   RunStore,
-  type SqlSeam,
   verifyRoot,
   Workspace,
   WorkspaceFileSystem,
@@ -49,48 +48,6 @@ export interface EffectRun extends Disposable {
   verify(): void;
 }
 
-type HeldTransaction = ReturnType<NonNullable<SqlSeam["hold"]>>;
-
-/** The held-transaction half of `EffectTransactions`, as the executor wires it. */
-class HeldEffects {
-  readonly #store: RunStore;
-  #held: HeldTransaction | undefined;
-
-  constructor(store: RunStore) {
-    this.#store = store;
-  }
-
-  begin(): void {
-    this.#held ??= this.#store.sql.hold?.("workspace-effect");
-  }
-
-  append(execution: number, event: JournalEvent): void {
-    const held = this.#held;
-    this.#held = undefined;
-    if (!held) {
-      this.#store.append(execution, event);
-      return;
-    }
-    try {
-      if (discardsChanges(event)) held.discard();
-      this.#store.append(execution, event, publishRoot(this.#store.sql));
-      held.commit();
-    } catch (error) {
-      held.rollback();
-      throw error;
-    }
-  }
-}
-
-/** As the executor decides: a failed or cancelled effect, or a failed block without `as`. */
-function discardsChanges(event: JournalEvent): boolean {
-  if (event.type !== "yield") return false;
-  if (event.result.status !== "ok") return true;
-  if (event.description.type !== "exec" || "as" in event.description) return false;
-  const value = event.result.value as { exitCode?: unknown } | null;
-  return value?.exitCode !== 0;
-}
-
 /** Opens a new run database at `path` (in the folder under test) with a running run. */
 export async function openEffectRun(path: string): Promise<EffectRun> {
   const opened = await openRunDatabase(path, "the bench run", { create: true });
@@ -107,7 +64,7 @@ export async function openEffectRun(path: string): Promise<EffectRun> {
     propsHash: sha256Hex("{}"),
     sources: [{ label: "bench.md", text, root: true }],
   });
-  const effects = new HeldEffects(store);
+  const effects = new EffectTransactions(store);
   let appended = 0;
   const stream: DurableStream = {
     readAll: () => Promise.resolve(store.events().map((entry) => entry.event)),
@@ -124,12 +81,8 @@ export async function openEffectRun(path: string): Promise<EffectRun> {
     store,
     workspace,
     journal,
-    fs: {
-      readText: (path) => (effects.begin(), inner.readText(path)),
-      writeText: (path, content) => (effects.begin(), inner.writeText(path, content)),
-      glob: (cwd, include, exclude) => (effects.begin(), inner.glob(cwd, include, exclude)),
-    },
-    wrapShell: (shell) => ({ run: (request) => (effects.begin(), shell.run(request)) }),
+    fs: effects.wrapFileSystem(inner),
+    wrapShell: (shell) => effects.wrapShell(shell),
     verify: () => {
       const record = store.record();
       const current = seam.transaction(() => publishRoot(seam));

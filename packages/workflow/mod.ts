@@ -31,6 +31,7 @@ export {
   type ExecutionResult,
   loadRetainedProgram,
 } from "./src/execution/execute-run.ts";
+export { discardsChanges, EffectTransactions } from "./src/execution/effect-transactions.ts";
 export {
   checkWorkflowSupport,
   NotAvailableInWorkflowError,

@@ -16,7 +16,6 @@
 import {
   DivergenceError,
   type DurableStream,
-  type FileSystemProvider,
   Journal,
   type JournalEvent,
   type JsonValue,
@@ -29,12 +28,11 @@ import {
   type ShellProvider,
 } from "@xmd/core";
 import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
-import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { publishRoot } from "../workspace/publish-root.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { WorkspaceFileSystem } from "../workspace/workspace-file-system.ts";
+import { EffectTransactions } from "./effect-transactions.ts";
 import { notYetAvailableShell } from "./workflow-support.ts";
 
 /** What executing a run needs. */
@@ -159,72 +157,6 @@ function settleAfterFailure(store: RunStore, execution: number, error: unknown):
 }
 
 /** The store's event table as the journal's durable stream, written under one execution. */
-/**
- * One live Workspace effect = one transaction: the first filesystem or shell
- * call of an effect holds a transaction open; the effect's journal event then
- * publishes the new root (or, for a refusal, failure or cancellation, discards
- * the effect's changes first), is appended, and commits with it.
- */
-class EffectTransactions {
-  readonly #store: RunStore;
-  #held: HeldTransaction | undefined;
-
-  constructor(store: RunStore) {
-    this.#store = store;
-  }
-
-  #begin(): void {
-    this.#held ??= this.#store.sql.hold?.("workspace-effect");
-  }
-
-  wrapFileSystem(inner: FileSystemProvider): FileSystemProvider {
-    return {
-      readText: (path) => (this.#begin(), inner.readText(path)),
-      writeText: (path, content) => (this.#begin(), inner.writeText(path, content)),
-      glob: (cwd, include, exclude) => (this.#begin(), inner.glob(cwd, include, exclude)),
-    };
-  }
-
-  wrapShell(inner: ShellProvider): ShellProvider {
-    return { run: (request) => (this.#begin(), inner.run(request)) };
-  }
-
-  /** Appends `event`, inside the held effect transaction when there is one. */
-  append(execution: number, event: JournalEvent): void {
-    const held = this.#held;
-    this.#held = undefined;
-    if (!held) {
-      this.#store.append(execution, event);
-      return;
-    }
-    try {
-      if (discardsChanges(event)) held.discard();
-      this.#store.append(execution, event, publishRoot(this.#store.sql));
-      held.commit();
-    } catch (error) {
-      held.rollback();
-      throw error;
-    }
-  }
-
-  /** Drops a held effect whose event was never appended (a secret, a storage failure). */
-  rollback(): void {
-    this.#held?.rollback();
-    this.#held = undefined;
-  }
-}
-
-/** Whether an effect's changes must not be kept: it failed, was cancelled, or its block failed. */
-function discardsChanges(event: JournalEvent): boolean {
-  if (event.type !== "yield") return false;
-  if (event.result.status !== "ok") return true;
-  if (event.description.type !== "exec") return false;
-  const value = event.result.value as { exitCode?: unknown; timedOut?: unknown } | null;
-  // A timed-out block is stopped half-way: its changes go, even when `as` binds the result.
-  if (value?.timedOut === true) return true;
-  return !("as" in event.description) && value?.exitCode !== 0;
-}
-
 /** The store's event table as the journal's durable stream, written under one execution. */
 class RunJournalStream implements DurableStream {
   readonly #store: RunStore;
