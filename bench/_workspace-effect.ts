@@ -19,7 +19,6 @@ import {
   type DurableStream,
   type FileSystemProvider,
   Journal,
-  sha256Hex,
   type ShellProvider,
 } from "@xmd/core";
 import {
@@ -30,7 +29,7 @@ import {
   Workspace,
   WorkspaceFileSystem,
 } from "@xmd/workflow";
-import { openRunDatabase } from "@xmd/workflow/deno";
+import { openBenchRun } from "./_bench-run.ts";
 
 /** A running run whose effects go through held transactions. */
 export interface EffectRun extends Disposable {
@@ -50,20 +49,7 @@ export interface EffectRun extends Disposable {
 
 /** Opens a new run database at `path` (in the folder under test) with a running run. */
 export async function openEffectRun(path: string): Promise<EffectRun> {
-  const opened = await openRunDatabase(path, "the bench run", { create: true });
-  if (!opened) throw new Error(`Cannot open the bench run database ${path}`);
-  const seam = opened.seam;
-  const store = new RunStore(seam, "the bench run");
-  const text = "Bench.\n";
-  const execution = store.create({
-    id: "bench",
-    document: "bench.md",
-    target: null,
-    definitionHash: sha256Hex("definition"),
-    props: {},
-    propsHash: sha256Hex("{}"),
-    sources: [{ label: "bench.md", text, root: true }],
-  });
+  const { seam, store, execution } = await openBenchRun(path);
   const effects = new EffectTransactions(store);
   let appended = 0;
   const stream: DurableStream = {

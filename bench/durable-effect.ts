@@ -28,11 +28,9 @@ import {
   type JournalEvent,
   type Result,
   type SecretGate,
-  sha256Hex,
 } from "@xmd/core";
-import { RunStore } from "@xmd/workflow";
-import { openRunDatabase } from "@xmd/workflow/deno";
 import { DatabaseSync } from "node:sqlite";
+import { openBenchRun } from "./_bench-run.ts";
 
 /** Bytes of the effect's result text and of the peer's blob. */
 export const PAYLOAD_BYTES = 1_024;
@@ -61,20 +59,7 @@ export interface DurableEffectFixture extends Disposable {
 
 /** Opens both databases in `dir` (a folder on the disk under test). */
 export async function openDurableEffectFixture(dir: string): Promise<DurableEffectFixture> {
-  const opened = await openRunDatabase(`${dir}/run.sqlite`, "the bench run", { create: true });
-  if (!opened) throw new Error("Cannot open the bench run database");
-  const seam = opened.seam;
-  const store = new RunStore(seam, "the bench run");
-  const text = "Bench.\n";
-  const execution = store.create({
-    id: "bench",
-    document: "bench.md",
-    target: null,
-    definitionHash: sha256Hex("definition"),
-    props: {},
-    propsHash: sha256Hex("{}"),
-    sources: [{ label: "bench.md", text, root: true }],
-  });
+  const { seam, store, execution } = await openBenchRun(`${dir}/run.sqlite`);
   const stream: DurableStream = {
     readAll: () => Promise.resolve(store.events().map((entry) => entry.event)),
     append: (event) => {
