@@ -913,7 +913,7 @@ Deno.test("list reports a foreign file in the runs folder, leaves it untouched, 
 Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), without the block's changes, and resumable", async () => {
   const box = await sandbox({
     "slow.md":
-      "Before the block.\n\n```sh exec\necho partial > half.txt\nsleep 3\necho done > whole.txt\n```\n\nAfter the block.\n",
+      "Before the block.\n\n```sh exec\necho partial > half.txt\necho started\nsleep 3\necho done > whole.txt\n```\n\nAfter the block.\n",
   });
   const child = spawnXmd(["workflow", "start", "--id=slow", "slow.md"], {
     cwd: box.cwd,
@@ -921,13 +921,15 @@ Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), wi
   });
   const reader = child.stdout.getReader();
   let seen = "";
-  while (!seen.includes("Before the block.")) {
+  // The block's output streams while it runs: Ctrl-C lands in its `sleep`
+  // (were the output held until the block ended, the run would complete).
+  // (A trailing newline is held until something follows it.)
+  while (!seen.includes("started")) {
     const { value, done } = await reader.read();
     if (done) break;
     seen += new TextDecoder().decode(value);
   }
-  // The prose before the block is printed before the block starts; give it a moment to begin.
-  await new Promise((resolve) => setTimeout(resolve, 500));
+  assert.equal(seen, "Before the block.\n\nstarted");
   child.kill("SIGINT");
   reader.releaseLock();
   const output = await child.output();
@@ -946,7 +948,7 @@ Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), wi
 
   const resumed = await box.xmd("resume", "slow");
   assert.equal(resumed.code, 0, resumed.stderr);
-  assert.equal(resumed.stdout, "Before the block.\n\nAfter the block.\n");
+  assert.equal(resumed.stdout, "Before the block.\n\nstarted\n\nAfter the block.\n");
   assert.match(resumed.stderr, /workflow status: completed\n$/);
   const out = await Deno.makeTempDir();
   await Deno.remove(out);

@@ -67,6 +67,12 @@ export const WorkerMessageSchema = z.discriminatedUnion("type", [
     args: z.array(z.unknown()).max(4),
   }).strict(),
   z.object({
+    type: z.literal("output"),
+    token: z.string(),
+    stream: z.enum(["stdout", "stderr"]),
+    data: z.string(),
+  }).strict(),
+  z.object({
     type: z.literal("done"),
     token: z.string(),
     exitCode: z.number().int(),

@@ -8,6 +8,8 @@
  */
 import { encodingOf, type EncodingOption, fromBytes, toBytes } from "./worker-shell-bytes.ts";
 import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
+import { OutputDecoder } from "./worker-shell-output.ts";
+import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 
 /** The Worker's global scope (this module runs only as a Worker). */
 const scope = globalThis as unknown as {
@@ -83,6 +85,24 @@ type Stat = { kind: "dir" | "file" | "symlink"; mode: number; size: number; ino:
 const DEV_NULL = "/dev/null";
 const DEV_NULL_STAT: Stat = { kind: "file", mode: 0o666, size: 0, ino: 0 };
 
+/** Posts one decoded chunk of the block's output to the host. */
+function post(stream: "stdout" | "stderr", data: string): void {
+  if (data) scope.postMessage({ type: "output", token, stream, data });
+}
+
+/** The block's output as it is produced (see worker-shell-streaming.ts). */
+let output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };
+
+/** A stream device reads as `/dev/null` does, and its writes go to the host. */
+function isDevice(path: string): boolean {
+  return path === DEV_NULL || streamOf(path) !== undefined;
+}
+
+function toDevice(path: string, content: string | Uint8Array, options: EncodingOption): void {
+  const stream = streamOf(path);
+  if (stream) post(stream, output[stream].write(content, encodingOf(options)));
+}
+
 function fsStat(stat: Stat) {
   return {
     isFile: stat.kind === "file",
@@ -106,7 +126,7 @@ const workspaceFs = {
     return fromBytes(await workspaceFs.readFileBuffer(path), "binary");
   },
   async readFileBuffer(path: string): Promise<Uint8Array> {
-    if (path === DEV_NULL) return new Uint8Array();
+    if (isDevice(path)) return new Uint8Array();
     return await call("readFile", path) as Uint8Array;
   },
   async writeFile(
@@ -114,7 +134,7 @@ const workspaceFs = {
     content: string | Uint8Array,
     options?: EncodingOption,
   ): Promise<void> {
-    if (path === DEV_NULL) return;
+    if (isDevice(path)) return toDevice(path, content, options);
     await call("writeFile", path, toBytes(content, encodingOf(options)));
   },
   async appendFile(
@@ -122,18 +142,18 @@ const workspaceFs = {
     content: string | Uint8Array,
     options?: EncodingOption,
   ): Promise<void> {
-    if (path === DEV_NULL) return;
+    if (isDevice(path)) return toDevice(path, content, options);
     await call("appendFile", path, toBytes(content, encodingOf(options)));
   },
   async exists(path: string): Promise<boolean> {
-    if (path === DEV_NULL) return true;
+    if (isDevice(path)) return true;
     return await call("exists", path) as boolean;
   },
   async stat(path: string) {
-    return fsStat(path === DEV_NULL ? DEV_NULL_STAT : await call("stat", path) as Stat);
+    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("stat", path) as Stat);
   },
   async lstat(path: string) {
-    return fsStat(path === DEV_NULL ? DEV_NULL_STAT : await call("lstat", path) as Stat);
+    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("lstat", path) as Stat);
   },
   async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
     await call("mkdir", path, options?.recursive ?? false);
@@ -197,6 +217,7 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
     return;
   }
   token = message.token;
+  output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };
   try {
     const bash = new Bash({
       fs: workspaceFs as unknown as IFileSystem,
@@ -220,7 +241,10 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
         maxLiveBytes: 1024 * MIB,
       },
     });
+    bash.registerTransformPlugin(streamingPlugin);
     const result = await bash.exec(message.script);
+    post("stdout", output.stdout.end());
+    post("stderr", output.stderr.end());
     scope.postMessage({
       type: "done",
       token: message.token,
@@ -232,7 +256,9 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
     if (error instanceof PosixError) {
       // just-bash lets a refused redirection target (`> missing/dir/f`)
       // escape `exec`: that is the command failing, as in bash (exit 1), but
-      // it ends the block there; the output so far is lost with it.
+      // it ends the block there (the output before it has streamed).
+      post("stdout", output.stdout.end());
+      post("stderr", output.stderr.end());
       scope.postMessage({
         type: "done",
         token: message.token,

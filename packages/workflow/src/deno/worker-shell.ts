@@ -9,6 +9,10 @@
  *   `Worker.terminate()` (a CPU-bound script cannot block the host, which
  *   runs on another thread); the next block gets a fresh Worker.
  * - The Worker is kept warm between blocks of one run.
+ * - Output streams: each top-level statement's output (and each iteration's,
+ *   in a top-level loop) reaches `onStdout`/`onStderr` as soon as it ends
+ *   (see worker-shell-streaming.ts); a block stopped early keeps what it
+ *   streamed.
  *
  * Whether a block's Workspace changes are kept is decided by the effect
  * transaction around it (see the workflow executor), not here.
@@ -86,6 +90,10 @@ export class WorkerShell implements ShellProvider, Disposable {
     this.#token = token;
     return new Promise<ShellResult>((resolve, reject) => {
       let settled = false;
+      // What has streamed so far: a block stopped by its timeout or a
+      // cancellation keeps the output its reader has already seen.
+      let stdout = "";
+      let stderr = "";
       const finish = (outcome: () => void) => {
         if (settled) return;
         settled = true;
@@ -97,7 +105,7 @@ export class WorkerShell implements ShellProvider, Disposable {
       const stop = (exitCode: number, timedOut: boolean) =>
         finish(() => {
           this.#kill();
-          resolve({ exitCode, stdout: "", stderr: "", timedOut });
+          resolve({ exitCode, stdout, stderr, timedOut });
         });
       const timer = setTimeout(
         () => stop(124, true),
@@ -137,14 +145,24 @@ export class WorkerShell implements ShellProvider, Disposable {
             else worker.postMessage(served);
             return;
           }
+          case "output":
+            if (message.stream === "stdout") {
+              stdout += message.data;
+              request.onStdout(message.data);
+            } else {
+              stderr += message.data;
+              request.onStderr(message.data);
+            }
+            return;
           case "done":
             finish(() => {
+              // Output no statement's wrapper caught comes with the result.
               if (message.stdout) request.onStdout(message.stdout);
               if (message.stderr) request.onStderr(message.stderr);
               resolve({
                 exitCode: message.exitCode,
-                stdout: message.stdout,
-                stderr: message.stderr,
+                stdout: stdout + message.stdout,
+                stderr: stderr + message.stderr,
                 timedOut: false,
               });
             });

@@ -79,14 +79,56 @@ Deno.test("worker shell: a timeout beyond setTimeout's range does not fire at on
   assert.deepEqual(result, { exitCode: 0, stdout: "ok\n", stderr: "", timedOut: false });
 });
 
-Deno.test("worker shell: output is delivered once, when the block ends (just-bash does not stream)", async () => {
+Deno.test("worker shell: output streams while the block runs", async () => {
   using shell = new WorkerShell(workspace());
-  const { request: req, out } = request("echo first; sleep 0.05; echo second; echo oops >&2");
+  const controller = new AbortController();
+  const seen: string[] = [];
+  // The block never ends by itself: only output that arrives while it runs
+  // can cancel it (were output held until the end, it would time out: 124).
+  const result = await shell.run({
+    ...request("echo started; while true; do :; done").request,
+    timeoutMs: 20_000,
+    signal: controller.signal,
+    onStdout: (chunk) => {
+      seen.push(chunk);
+      if (chunk === "started\n") controller.abort();
+    },
+  });
+  assert.deepEqual(seen, ["started\n"]);
+  assert.deepEqual(result, { exitCode: 130, stdout: "started\n", stderr: "", timedOut: false });
+});
+
+Deno.test("worker shell: each statement and each top-level loop iteration streams on its own", async () => {
+  using shell = new WorkerShell(workspace());
+  const chunks: string[] = [];
+  const result = await shell.run({
+    ...request("echo first; echo oops >&2\nfor i in 1 2; do echo $i; done\necho x | tr x y")
+      .request,
+    onStdout: (chunk) => chunks.push(chunk),
+  });
+  assert.deepEqual(chunks, ["first\n", "1\n", "2\n", "y\n"]);
+  assert.equal(result.stdout, "first\n1\n2\ny\n");
+  assert.equal(result.stderr, "oops\n");
+});
+
+Deno.test("worker shell: a block stopped by its timeout keeps the output it streamed", async () => {
+  using shell = new WorkerShell(workspace());
+  const { request: req, out } = request("echo before; while true; do :; done", { timeoutMs: 1500 });
   const result = await shell.run(req);
-  assert.equal(out.stdoutCalls, 1);
-  assert.equal(out.stdout, "first\nsecond\n");
-  assert.equal(out.stderr, "oops\n");
+  assert.deepEqual(result, { exitCode: 124, stdout: "before\n", stderr: "", timedOut: true });
+  assert.equal(out.stdout, "before\n");
+});
+
+Deno.test("worker shell: streamed output keeps UTF-8 text whole, on stdout and stderr", async () => {
+  const ws = workspace();
+  ws.writeFile("/f", encoder.encode("é✓\n"));
+  using shell = new WorkerShell(ws);
+  const { request: req, out } = request("cat f >&2; printf 'café'; cat f; echo ✓ >&2");
+  const result = await shell.run(req);
+  assert.equal(out.stdout, "caféé✓\n");
+  assert.equal(out.stderr, "é✓\n✓\n");
   assert.equal(result.stdout, out.stdout);
+  assert.equal(result.stderr, out.stderr);
 });
 
 Deno.test("worker shell: bytes survive cat, redirections, gzip and tar unchanged", async () => {
@@ -133,8 +175,10 @@ Deno.test("worker shell: a redirection into a missing directory fails the comman
   using shell = new WorkerShell(ws);
   const result = await shell.run(request("echo a > nowhere/f").request);
   assert.equal(result.exitCode, 1);
-  assert.match(result.stderr, /^bash: .*"\/nowhere\/f".*\(ENOENT\)\n$/);
+  assert.match(result.stderr, /^.*"\/nowhere\/f".*\(ENOENT\)\n$/);
   assert.deepEqual(snapshot(ws), []);
+  const going = await shell.run(request("echo a > nowhere/f; echo status $?").request);
+  assert.deepEqual([going.exitCode, going.stdout], [0, "status 1\n"]);
   const next = await shell.run(request("echo fine").request);
   assert.equal(next.stdout, "fine\n");
 });

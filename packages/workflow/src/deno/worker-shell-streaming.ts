@@ -1,0 +1,108 @@
+/**
+ * Streaming Worker Shell's output. `just-bash` hands a script's output back
+ * only when `exec` ends, but it writes a redirection's target as soon as the
+ * redirected command finishes. So, before the script runs, this transform
+ * wraps each top-level statement as `{ statement; } >>STDOUT 2>>STDERR`,
+ * where STDOUT and STDERR are two stream devices the Worker's filesystem
+ * forwards to the host instead of the Workspace. A top-level loop, `if`,
+ * `case` or group without redirections of its own is also entered, and its
+ * body's statements are wrapped the same way, so each iteration's output
+ * streams too.
+ *
+ * Invariants:
+ * - The wrapping changes nothing a script can observe: a group is not a
+ *   subshell (assignments, functions, `cd`, `set`, traps and `exit` behave
+ *   as before), `$?`, `PIPESTATUS` and `$LINENO` are unchanged, and the
+ *   statement's own redirections still apply inside the group.
+ * - Nothing inside a function body, a pipeline, a command substitution or a
+ *   redirected compound command is wrapped: their output is not the block's
+ *   until they end.
+ * - Output that no wrapper caught (e.g. written just before `exit` in the
+ *   middle of a statement) still arrives with the block's result.
+ *
+ * @module
+ */
+import type { CommandNode, ScriptNode, StatementNode, TransformPlugin } from "just-bash";
+
+/** The stream devices: paths the Worker's filesystem never sends to the Workspace. */
+export const STREAM_DEVICES = { stdout: "/dev/xmd/stdout", stderr: "/dev/xmd/stderr" } as const;
+
+/** The stream a device path names, if it names one. */
+export function streamOf(path: string): "stdout" | "stderr" | undefined {
+  if (path === STREAM_DEVICES.stdout) return "stdout";
+  if (path === STREAM_DEVICES.stderr) return "stderr";
+  return undefined;
+}
+
+type Group = Extract<CommandNode, { type: "Group" }>;
+type Redirection = Group["redirections"][number];
+
+function appendTo(fd: 1 | 2, path: string): Redirection {
+  return {
+    type: "Redirection",
+    fd,
+    operator: ">>",
+    target: { type: "Word", parts: [{ type: "Literal", value: path }] },
+  };
+}
+
+function wrapped(statement: StatementNode): StatementNode {
+  const group: Group = {
+    type: "Group",
+    line: statement.line,
+    body: [statement],
+    redirections: [appendTo(1, STREAM_DEVICES.stdout), appendTo(2, STREAM_DEVICES.stderr)],
+  };
+  return {
+    type: "Statement",
+    line: statement.line,
+    pipelines: [{ type: "Pipeline", line: statement.line, commands: [group], negated: false }],
+    operators: [],
+    background: false,
+  };
+}
+
+/** The one compound command a statement consists of, when its body may be entered. */
+function enterable(statement: StatementNode): CommandNode | undefined {
+  if (statement.pipelines.length !== 1) return undefined;
+  const pipeline = statement.pipelines[0];
+  if (pipeline.commands.length !== 1 || pipeline.negated || pipeline.timed) return undefined;
+  const command = pipeline.commands[0];
+  if (command.type === "SimpleCommand" || command.type === "FunctionDef") return undefined;
+  return command.redirections.length === 0 ? command : undefined;
+}
+
+function enter(command: CommandNode): void {
+  switch (command.type) {
+    case "For":
+    case "CStyleFor":
+    case "While":
+    case "Until":
+    case "Group":
+      command.body = command.body.map(stream);
+      return;
+    case "If":
+      for (const clause of command.clauses) clause.body = clause.body.map(stream);
+      if (command.elseBody) command.elseBody = command.elseBody.map(stream);
+      return;
+    case "Case":
+      for (const item of command.items) item.body = item.body.map(stream);
+      return;
+  }
+}
+
+function stream(statement: StatementNode): StatementNode {
+  // A background statement, or one holding a deferred syntax error, runs as written.
+  if (statement.background || statement.deferredError) return statement;
+  const command = enterable(statement);
+  if (command) enter(command);
+  return wrapped(statement);
+}
+
+/** The transform, registered on each `Bash` the Worker creates. */
+export const streamingPlugin: TransformPlugin = {
+  name: "xmd-stream-output",
+  transform({ ast }): { ast: ScriptNode } {
+    return { ast: { ...ast, statements: ast.statements.map(stream) } };
+  },
+};

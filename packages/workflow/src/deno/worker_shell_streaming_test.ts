@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { Bash, InMemoryFs } from "just-bash";
+import { Workspace } from "../workspace/workspace.ts";
+import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
+import { OutputDecoder } from "./worker-shell-output.ts";
+import { WorkerShell } from "./worker-shell.ts";
+
+/** Scripts whose observable behaviour the streaming wrapper must not change. */
+const SCRIPTS = [
+  "false | true; echo ${PIPESTATUS[@]}",
+  "false; echo $?",
+  "set -e; echo a; false; echo b",
+  "set -e\nif false; then echo x; fi\necho after",
+  "for i in 1 2 3; do if [ $i = 2 ]; then continue; fi; echo $i; done",
+  "for i in 1 2 3; do echo $i; if [ $i = 2 ]; then break; fi; done; echo end",
+  "for i in 1 2 3; do echo $i; [ $i = 2 ] && exit 4; done; echo end",
+  "f() { echo in; return 3; echo no; }\nf; echo $?",
+  "while read l; do echo got $l; done <<EOF\na\nb\nEOF",
+  "x=1; { x=2; }; echo $x",
+  "echo $LINENO\n\necho $LINENO",
+  "set -x; echo hi",
+  "set -v\necho hi",
+  "echo a; echo err >&2; echo b",
+  "echo hi > /f; cat /f; echo $_",
+  "nosuch; echo $?",
+  "for ((i=0;i<3;i++)); do echo $i; done",
+  "case a in a) echo A;; *) echo B;; esac",
+  "until false; do echo once; break; done",
+  "echo $(echo sub; echo err >&2)",
+  "exit 5",
+  "echo 'unterminated",
+  "(echo sub; exit 2); echo $?",
+  "trap 'echo trapped' EXIT; echo body",
+  "for i in 1 2; do echo $i; done | sort -r",
+  "i=0; while [ $i -lt 3 ]; do i=$((i+1)); echo $i; done",
+  "if true; then echo a; exit 3; fi",
+  "! true; echo $?",
+  "echo a >&2; echo b 1>&2 2>/dev/null",
+  "cd /tmp 2>/dev/null || mkdir -p /tmp && cd /tmp; pwd",
+];
+
+Deno.test("worker shell streaming: wrapping statements changes no script's output, errors or status", async () => {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  seam.transaction(() => Workspace.initialize(seam));
+  const ws = new Workspace(seam);
+  using shell = new WorkerShell(ws);
+  const run = (script: string) =>
+    shell.run({
+      lang: "bash",
+      script,
+      cwd: ".",
+      timeoutMs: 30_000,
+      onStdout: () => {},
+      onStderr: () => {},
+      signal: new AbortController().signal,
+    });
+  for (const script of SCRIPTS) {
+    await run("rm -rf /f /tmp");
+    const plain = await new Bash({ fs: new InMemoryFs(), cwd: "/", defenseInDepth: false }).exec(
+      script,
+    );
+    const streamed = await run(script);
+    assert.deepEqual(
+      [streamed.exitCode, streamed.stdout, streamed.stderr],
+      [plain.exitCode, plain.stdout, plain.stderr],
+      script,
+    );
+  }
+});
+
+Deno.test("worker shell streaming: the decoder joins a character split across byte chunks", () => {
+  const decoder = new OutputDecoder();
+  const bytes = new TextEncoder().encode("é✓");
+  assert.equal(decoder.write(bytes.subarray(0, 1), "binary"), "");
+  assert.equal(decoder.write(bytes.subarray(1, 3), "binary"), "é");
+  assert.equal(decoder.write("\x9c", "binary"), "");
+  assert.equal(decoder.write("\x93\n", "latin1"), "✓\n");
+  assert.equal(decoder.write(bytes.subarray(0, 1), "binary"), "");
+  assert.equal(decoder.end(), "\ufffd");
+  assert.equal(decoder.end(), "");
+});
+
+Deno.test("worker shell streaming: bytes named utf8 are read as bytes only when they are UTF-8", () => {
+  const decoder = new OutputDecoder();
+  assert.equal(decoder.write("\xc3\xa9\n", "utf8"), "é\n", "UTF-8 bytes named utf8");
+  assert.equal(decoder.write("café", "utf8"), "café", "Latin-1 text stays text");
+  assert.equal(decoder.write("é\n", "utf8"), "é\n");
+  assert.equal(decoder.write("✓ ok", "binary"), "✓ ok", "chars beyond a byte are text");
+  assert.equal(decoder.write("plain", "utf8"), "plain");
+  assert.equal(decoder.end(), "");
+});
