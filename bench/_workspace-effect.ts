@@ -6,7 +6,8 @@
  * (`packages/workflow/src/execution/execute-run.ts`, private to the executor)
  * does: the first provider call of an effect holds the transaction; its Yield
  * then publishes the new root (after discarding the changes of a failed
- * effect), is appended carrying that root, and commits with it.
+ * effect), is appended carrying that root, and commits with it. Chunks and
+ * objects are hashed with `nativeSha256Hex`, as the local provider does.
  *
  * Invariant: a benchmark that uses this counts its live appends and checks
  * them against the database (`verify`), so a call that did not commit fails
@@ -29,6 +30,7 @@ import {
   Workspace,
   WorkspaceFileSystem,
 } from "@xmd/workflow";
+import { nativeSha256Hex } from "@xmd/workflow/deno";
 import { openBenchRun } from "./_bench-run.ts";
 
 /** A running run whose effects go through held transactions. */
@@ -50,7 +52,7 @@ export interface EffectRun extends Disposable {
 /** Opens a new run database at `path` (in the folder under test) with a running run. */
 export async function openEffectRun(path: string): Promise<EffectRun> {
   const { seam, store, execution } = await openBenchRun(path);
-  const effects = new EffectTransactions(store);
+  const effects = new EffectTransactions(store, nativeSha256Hex);
   let appended = 0;
   const stream: DurableStream = {
     readAll: () => Promise.resolve(store.events().map((entry) => entry.event)),
@@ -61,7 +63,7 @@ export async function openEffectRun(path: string): Promise<EffectRun> {
     },
   };
   const journal = await Journal.open(stream, createSecretGate());
-  const workspace = new Workspace(seam);
+  const workspace = new Workspace(seam, { sha256: nativeSha256Hex });
   const inner = new WorkspaceFileSystem(workspace);
   return {
     store,
@@ -71,7 +73,7 @@ export async function openEffectRun(path: string): Promise<EffectRun> {
     wrapShell: (shell) => effects.wrapShell(shell),
     verify: () => {
       const record = store.record();
-      const current = seam.transaction(() => publishRoot(seam));
+      const current = seam.transaction(() => publishRoot(seam, nativeSha256Hex));
       if (record.eventCount !== appended || record.root !== current) {
         throw new Error(
           `Cannot trust the Workspace effect bench: ${record.eventCount} of ${appended} events, root ${

@@ -13,6 +13,9 @@
  *   Workspace holds 10,000 files, on one whose Workspace holds only the file
  *   written, and a bare SQLite commit, interleaved on the same disk. Both
  *   runs overwrite a file two levels deep with 1 KiB of new text.
+ *
+ * Everything hashes with `nativeSha256Hex` (`node:crypto`), as the local
+ * provider does; the throughput floors compare it with `sha256Hex`.
  * - throughput: 64 MiB written as 64 files of 1 MiB (one chunk each) through
  *   `Workspace.writeFile`, each committed (`synchronous=FULL`), then read
  *   back with `Workspace.readFile`; with their floors on the same data: the
@@ -28,7 +31,7 @@
  */
 import { type Description, sha256Hex } from "@xmd/core";
 import { forgetHashes, publishRoot, type SqlSeam, Workspace } from "@xmd/workflow";
-import { NodeSqliteSeam } from "@xmd/workflow/deno";
+import { nativeSha256Hex, NodeSqliteSeam } from "@xmd/workflow/deno";
 import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import type { Samples } from "./_stats.ts";
@@ -53,7 +56,7 @@ function populate(sql: SqlSeam, workspace: Workspace, dirs: number, files: numbe
         workspace.writeFile(`/d${pad(d)}/f${pad(f)}.txt`, encoder.encode(`file ${d}/${f}\n`));
       }
     }
-    return publishRoot(sql);
+    return publishRoot(sql, nativeSha256Hex);
   });
 }
 
@@ -71,7 +74,7 @@ export interface PublicationFixture extends Disposable {
 export function openPublicationFixture(): PublicationFixture {
   const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"), "the bench Workspace");
   seam.transaction(() => Workspace.initialize(seam));
-  const workspace = new Workspace(seam);
+  const workspace = new Workspace(seam, { sha256: nativeSha256Hex });
   let root = populate(seam, workspace, LARGE.dirs, LARGE.files);
   let calls = 0;
   return {
@@ -82,7 +85,7 @@ export function openPublicationFixture(): PublicationFixture {
         const path = `/d${pad(call % LARGE.dirs)}/f${pad((call * 37) % LARGE.files)}.txt`;
         workspace.writeFile(path, encoder.encode(`changed ${call}\n`));
         const t0 = performance.now();
-        const next = publishRoot(seam);
+        const next = publishRoot(seam, nativeSha256Hex);
         const ms = performance.now() - t0;
         if (next === root) throw new Error("Cannot benchmark publication: the root did not change");
         root = next;
@@ -92,7 +95,7 @@ export function openPublicationFixture(): PublicationFixture {
       seam.transaction(() => {
         forgetHashes(seam);
         const t0 = performance.now();
-        const again = publishRoot(seam);
+        const again = publishRoot(seam, nativeSha256Hex);
         const ms = performance.now() - t0;
         if (again !== root) throw new Error("Cannot benchmark a rehash: it found another root");
         return ms;

@@ -37,12 +37,19 @@ export {
   NotAvailableInWorkflowError,
   notYetAvailableShell,
 } from "./src/execution/workflow-support.ts";
-export { compareUtf8, ROOT_INO, Workspace, type WorkspaceStat } from "./src/workspace/workspace.ts";
+export {
+  compareUtf8,
+  ROOT_INO,
+  Workspace,
+  type WorkspaceOptions,
+  type WorkspaceStat,
+} from "./src/workspace/workspace.ts";
 export { WorkspaceFileSystem } from "./src/workspace/workspace-file-system.ts";
 export { forgetHashes, publishRoot } from "./src/workspace/publish-root.ts";
 export {
   fileObject,
   ROOT_FORMAT,
+  type Sha256,
   type TreeEntry,
   treeObject,
 } from "./src/workspace/root-format.ts";

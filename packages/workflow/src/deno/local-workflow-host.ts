@@ -50,6 +50,7 @@ import { verifyRoot } from "../workspace/verify-root.ts";
 import { ROOT_INO } from "../workspace/workspace.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
+import { nativeSha256Hex } from "./native-sha256.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import { WorkerShell } from "./worker-shell.ts";
 import { openRunDatabase } from "./run-database.ts";
@@ -358,6 +359,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       store,
       execution,
       shell: (workspace) => new WorkerShell(workspace),
+      sha256: nativeSha256Hex,
       gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
       stdout: io.stdout,
       stderr: io.stderr,

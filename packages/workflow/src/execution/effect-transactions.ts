@@ -5,10 +5,16 @@
  *
  * @module
  */
-import type { FileSystemProvider, JournalEvent, ShellProvider } from "@xmd/core";
+import {
+  type FileSystemProvider,
+  type JournalEvent,
+  sha256Hex,
+  type ShellProvider,
+} from "@xmd/core";
 import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { publishRoot } from "../workspace/publish-root.ts";
+import { publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
+import type { Sha256 } from "../workspace/root-format.ts";
 
 /**
  * One live Workspace effect = one transaction: the first filesystem or shell
@@ -18,11 +24,13 @@ import { publishRoot } from "../workspace/publish-root.ts";
  */
 export class EffectTransactions {
   readonly #store: RunStore;
+  readonly #sha256: Sha256;
   #held: HeldTransaction | undefined;
 
-  /** Effects over `store`'s run database. */
-  constructor(store: RunStore) {
+  /** Effects over `store`'s run database, publishing roots with `sha256` (see `publishRoot`). */
+  constructor(store: RunStore, sha256: Sha256 = sha256Hex) {
     this.#store = store;
+    this.#sha256 = sha256;
   }
 
   #begin(): void {
@@ -53,12 +61,13 @@ export class EffectTransactions {
     }
     try {
       if (discardsChanges(event)) held.discard();
-      this.#store.append(execution, event, publishRoot(this.#store.sql));
+      this.#store.append(execution, event, publishRoot(this.#store.sql, this.#sha256));
       held.commit();
     } catch (error) {
       held.rollback();
       throw error;
     }
+    publicationCommitted(this.#store.sql);
   }
 
   /** Drops a held effect whose event was never appended (a secret, a storage failure). */

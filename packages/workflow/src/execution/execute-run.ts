@@ -29,6 +29,7 @@ import {
 } from "@xmd/core";
 import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
 import type { RunStore } from "../store/run-store.ts";
+import type { Sha256 } from "../workspace/root-format.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { WorkspaceFileSystem } from "../workspace/workspace-file-system.ts";
@@ -46,6 +47,8 @@ export interface ExecuteRunOptions {
    * Worker Shell); without it exec blocks are refused.
    */
   shell?: (workspace: Workspace) => ShellProvider & Partial<Disposable>;
+  /** The SHA-256 the Workspace names chunks and objects with (default: `sha256Hex`). */
+  sha256?: Sha256;
   /** The secret gate every event passes. */
   gate: SecretGate;
   /** Receives the rendered document. */
@@ -80,7 +83,7 @@ export async function loadRetainedProgram(store: RunStore): Promise<Program> {
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
   const { store, execution } = options;
   const program = await loadRetainedProgram(store);
-  const effects = new EffectTransactions(store);
+  const effects = new EffectTransactions(store, options.sha256);
   const stream = new RunJournalStream(store, execution, effects);
   const journal = await Journal.open(stream, options.gate);
   const replayOnly = execution === null;
@@ -96,7 +99,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
       // A partial replay continues from the current root; a damaged Workspace stops it.
       const record = store.record();
       verifyRoot(store.sql, record.root, `run "${record.id}"`);
-      const workspace = new Workspace(store.sql);
+      const workspace = new Workspace(store.sql, { sha256: options.sha256 });
       shell = options.shell?.(workspace);
       providers = {
         fs: effects.wrapFileSystem(new WorkspaceFileSystem(workspace)),

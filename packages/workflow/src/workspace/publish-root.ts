@@ -4,49 +4,203 @@
  * hash, so the cost follows the directories on changed paths, not the size
  * of the Workspace.
  *
+ * A dirty directory whose changes are recorded (`publication-memory.ts`) is
+ * rebuilt from its previous tree by re-reading only the changed names, so a
+ * one-file change costs the same in a directory of any size. Any other is
+ * rebuilt from all its entries by SQLite in one statement: `ORDER BY d.name`
+ * under the BINARY collation of a UTF-8 database is UTF-8 byte order (WS-18),
+ * and `json_array` writes strings and integers as `JSON.stringify` does
+ * (WS-16). `treeObject` in `root-format.ts` is the reference encoding the
+ * tests hold both to.
+ *
  * @module
  */
+import { sha256Hex } from "@xmd/core";
+import { z } from "zod";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
-import { fileObject, objectHash, type TreeEntry, treeObject } from "./root-format.ts";
-import { type InodeKind, ROOT_INO } from "./workspace.ts";
+import {
+  changesIn,
+  committed,
+  forgetChanges,
+  recallTree,
+  rememberTree,
+  type SortedTree,
+} from "./publication-memory.ts";
+import { fileObject, objectHash, type Sha256, treeObjectOf } from "./root-format.ts";
+import { TreeObjectSchema } from "./verify-root.ts";
+import { compareUtf8, ROOT_INO } from "./workspace.ts";
 
-/** Publishes the current Workspace state and returns its root id (within the caller's transaction). */
-export function publishRoot(sql: SqlSeam): string {
-  return hashOf(sql, ROOT_INO);
+const HASH = /^[0-9a-f]{64}$/;
+const InodeSchema = z.object({
+  kind: z.enum(["dir", "file", "symlink"]),
+  size: z.number().int().nonnegative(),
+  chunks: z.string().nullable(),
+  hash: z.string().regex(HASH).nullable(),
+});
+const ChildSchema = z.object({
+  ino: z.number().int(),
+  kind: z.enum(["dir", "file", "symlink"]),
+  mode: z.number().int(),
+  target: z.string().nullable(),
+  hash: z.string().regex(HASH).nullable(),
+});
+const ChunksSchema = z.array(z.string().regex(HASH));
+const EntriesSchema = z.object({ entries: z.string().startsWith("["), missing: z.literal(0) });
+
+/**
+ * Publishes the current Workspace state and returns its root id (within the
+ * caller's transaction). `sha256` is the hash objects are named with: any
+ * implementation of SHA-256 gives the same root.
+ */
+export function publishRoot(sql: SqlSeam, sha256: Sha256 = sha256Hex): string {
+  return hashOf(sql, sha256, ROOT_INO);
+}
+
+/**
+ * Tells publication that the outermost transaction on `sql` committed, so
+ * that it may rebuild the next changes incrementally (when that commit left
+ * the Workspace published).
+ */
+export function publicationCommitted(sql: SqlSeam): void {
+  const root = sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", ROOT_INO)[0];
+  committed(sql, typeof root?.hash === "string");
 }
 
 /** Forgets every cached hash, so the next publication rehashes everything (for measurements). */
 export function forgetHashes(sql: SqlSeam): void {
   sql.exec("UPDATE ws_inode SET hash = NULL");
+  forgetChanges(sql);
 }
 
-function store(sql: SqlSeam, ino: number, text: string): string {
-  const hash = objectHash(text);
+function hashOf(sql: SqlSeam, sha256: Sha256, ino: number): string {
+  const row = InodeSchema.safeParse(
+    sql.exec("SELECT kind, size, chunks, hash FROM ws_inode WHERE ino = ?", ino)[0],
+  );
+  if (!row.success || row.data.kind === "symlink") throw corrupt(ino);
+  const inode = row.data;
+  if (inode.hash !== null) return inode.hash;
+  let text: string;
+  let tree: SortedTree | undefined;
+  if (inode.kind === "file") {
+    text = fileObject(inode.size, parseChunks(inode.chunks, ino));
+  } else {
+    tree = patchedTree(sql, sha256, ino);
+    text = treeObjectOf(tree ? `[${tree.entries.join(",")}]` : allEntries(sql, sha256, ino));
+  }
+  const hash = objectHash(text, sha256);
   sql.exec("INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?)", hash, text);
   sql.exec("UPDATE ws_inode SET hash = ? WHERE ino = ?", hash, ino);
+  if (tree) rememberTree(sql, hash, tree);
   return hash;
 }
 
-function hashOf(sql: SqlSeam, ino: number): string {
-  const row = sql.exec("SELECT kind, size, chunks, hash FROM ws_inode WHERE ino = ?", ino)[0];
-  if (row.hash !== null) return String(row.hash);
-  if (row.kind === "file") {
-    const chunks = row.chunks === null ? [] : JSON.parse(String(row.chunks)) as string[];
-    return store(sql, ino, fileObject(Number(row.size), chunks));
+/** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
+function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): SortedTree | undefined {
+  const changes = changesIn(sql, ino);
+  const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base));
+  if (!changes || !base) return undefined;
+  const names = [...base.names];
+  const entries = [...base.entries];
+  for (const name of changes.names) {
+    const [at, found] = search(names, name);
+    const row = sql.exec(
+      "SELECT i.ino, i.kind, i.mode, i.target, i.hash FROM ws_dirent d " +
+        "JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ? AND d.name = ?",
+      ino,
+      name,
+    )[0];
+    if (row === undefined) {
+      if (found) {
+        names.splice(at, 1);
+        entries.splice(at, 1);
+      }
+      continue;
+    }
+    const child = ChildSchema.safeParse(row);
+    if (!child.success) throw corrupt(ino);
+    const { kind, mode, target, hash } = child.data;
+    const ref = kind === "symlink" ? target : hash ?? hashOf(sql, sha256, child.data.ino);
+    if (ref === null) throw corrupt(child.data.ino);
+    const entry = JSON.stringify([name, kind, mode, ref]);
+    if (found) {
+      entries[at] = entry;
+    } else {
+      names.splice(at, 0, name);
+      entries.splice(at, 0, entry);
+    }
   }
-  const entries: TreeEntry[] = sql.exec(
-    "SELECT d.name, i.ino, i.kind, i.mode, i.hash, i.target FROM ws_dirent d " +
-      "JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ?",
+  return { names, entries };
+}
+
+/** A stored tree object, parsed; undefined when it cannot serve as a base. */
+function storedTree(sql: SqlSeam, hash: string): SortedTree | undefined {
+  const row = sql.exec("SELECT body FROM ws_object WHERE hash = ?", hash)[0];
+  if (typeof row?.body !== "string") return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(row.body);
+  } catch {
+    return undefined;
+  }
+  const tree = TreeObjectSchema.safeParse(value);
+  if (!tree.success) return undefined;
+  return {
+    names: tree.data.entries.map(([name]) => name),
+    entries: tree.data.entries.map((entry) => JSON.stringify(entry)),
+  };
+}
+
+/** The canonical JSON array of all a directory's entries, hashing dirty children first. */
+function allEntries(sql: SqlSeam, sha256: Sha256, ino: number): string {
+  const dirty = sql.exec(
+    "SELECT d.ino FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
+      "WHERE d.parent = ? AND i.hash IS NULL AND i.kind != 'symlink'",
     ino,
-  ).map((child) => ({
-    name: String(child.name),
-    kind: child.kind as InodeKind,
-    mode: Number(child.mode),
-    ref: child.kind === "symlink"
-      ? String(child.target)
-      : child.hash !== null
-      ? String(child.hash)
-      : hashOf(sql, Number(child.ino)),
-  }));
-  return store(sql, ino, treeObject(entries));
+  );
+  for (const child of dirty) hashOf(sql, sha256, Number(child.ino));
+  const row = EntriesSchema.safeParse(
+    sql.exec(
+      "SELECT json_group_array(json_array(name, kind, mode, ref) ORDER BY name) AS entries, " +
+        "count(*) - count(ref) AS missing FROM (SELECT d.name, i.kind, i.mode, " +
+        "CASE i.kind WHEN 'symlink' THEN i.target ELSE i.hash END AS ref " +
+        "FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ?)",
+      ino,
+    )[0],
+  );
+  if (!row.success) throw corrupt(ino);
+  return row.data.entries;
+}
+
+/** Where `name` is, or would be inserted, in UTF-8 order; and whether it is there. */
+function search(names: readonly string[], name: string): [number, boolean] {
+  let low = 0;
+  let high = names.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const order = compareUtf8(names[middle], name);
+    if (order === 0) return [middle, true];
+    if (order < 0) low = middle + 1;
+    else high = middle;
+  }
+  return [low, false];
+}
+
+function parseChunks(text: string | null, ino: number): string[] {
+  if (text === null) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw corrupt(ino);
+  }
+  const chunks = ChunksSchema.safeParse(value);
+  if (!chunks.success) throw corrupt(ino);
+  return chunks.data;
+}
+
+function corrupt(ino: number): WorkflowDatabaseCorruptError {
+  return new WorkflowDatabaseCorruptError(
+    `Cannot publish the Workspace: inode ${ino} is damaged. It is left as it is`,
+  );
 }

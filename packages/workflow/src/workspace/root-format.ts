@@ -36,14 +36,26 @@ export function fileObject(size: number, chunks: readonly string[]): string {
   return canonicalJson({ chunks: [...chunks], format: ROOT_FORMAT, size });
 }
 
-/** The text of a tree object (entries are sorted here). */
+/** The text of a tree object (entries are sorted here): the reference encoding. */
 export function treeObject(entries: readonly TreeEntry[]): string {
   const sorted = [...entries].sort((a, b) => compareUtf8(a.name, b.name));
   const rows: JsonValue[] = sorted.map((entry) => [entry.name, entry.kind, entry.mode, entry.ref]);
   return canonicalJson({ entries: rows, format: ROOT_FORMAT });
 }
 
+/** The text of a tree object whose entries are given as their canonical, sorted JSON array. */
+export function treeObjectOf(entries: string): string {
+  return `{"entries":${entries},"format":${ROOT_FORMAT}}`;
+}
+
+/**
+ * A synchronous SHA-256 as lowercase hex, of a string's UTF-8 bytes or of
+ * bytes. The Workspace defaults to `sha256Hex` (JavaScript, runs anywhere);
+ * a runtime may pass its native one, which names every object the same.
+ */
+export type Sha256 = (data: string | Uint8Array) => string;
+
 /** An object's hash. */
-export function objectHash(text: string): string {
-  return sha256Hex(text);
+export function objectHash(text: string, sha256: Sha256 = sha256Hex): string {
+  return sha256(text);
 }

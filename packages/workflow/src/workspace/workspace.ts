@@ -9,8 +9,9 @@
  * - Every refusal is a `FileSystemError` with its POSIX code, thrown before
  *   anything is written (callers run each operation in a savepoint, so a
  *   refusal changes nothing).
- * - Every change marks the changed inode and its ancestors dirty, so
- *   publication rehashes only the directories on changed paths.
+ * - Every change marks the changed inode and its ancestors dirty, noting in
+ *   each directory which entry changed, so publication rehashes only the
+ *   directories on changed paths, and only their changed entries.
  * - Symlink targets are kept verbatim; resolution is bounded (ELOOP).
  *
  * @module
@@ -18,6 +19,8 @@
 import { FileSystemError, type FileSystemErrorCode, sha256Hex } from "@xmd/core";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
+import { noteChange } from "./publication-memory.ts";
+import type { Sha256 } from "./root-format.ts";
 import { CHUNK_SIZE, WORKSPACE_INDEXES, WORKSPACE_TABLES } from "./workspace-tables.ts";
 
 /** What an inode is. */
@@ -63,13 +66,24 @@ interface InodeRow {
   hash: string | null;
 }
 
+/** How a Workspace is built. */
+export interface WorkspaceOptions {
+  /**
+   * The SHA-256 chunks are named with: `sha256Hex` from `@xmd/core` unless a
+   * runtime passes its native one (the names are the same).
+   */
+  sha256?: Sha256;
+}
+
 /** A filesystem over one run database's Workspace tables. */
 export class Workspace {
   readonly #sql: SqlSeam;
+  readonly #sha256: Sha256;
 
   /** A Workspace over tables created by {@linkcode Workspace.initialize}. */
-  constructor(sql: SqlSeam) {
+  constructor(sql: SqlSeam, options: WorkspaceOptions = {}) {
     this.#sql = sql;
+    this.#sha256 = options.sha256 ?? sha256Hex;
   }
 
   /** Creates the tables and the root directory (inside the caller's transaction). */
@@ -228,7 +242,7 @@ export class Workspace {
       source.parent,
       source.name,
     );
-    this.#markDirty(source.parent);
+    this.#changed(source.parent, source.name);
     if (kind === "dir") this.#adjustLinks(source.parent, -1);
     this.#link(targetParent, target.name, source.ino);
   }
@@ -391,7 +405,7 @@ export class Workspace {
     const hashes: string[] = [];
     for (let offset = 0; offset < data.length; offset += CHUNK_SIZE) {
       const chunk = data.subarray(offset, Math.min(offset + CHUNK_SIZE, data.length));
-      const hash = sha256Hex(chunk);
+      const hash = this.#sha256(chunk);
       this.#sql.exec("INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?)", hash, chunk);
       hashes.push(hash);
     }
@@ -409,13 +423,13 @@ export class Workspace {
       throw fsError("EINVAL", name, "create", "the name is not a valid file name");
     }
     this.#sql.exec("INSERT INTO ws_dirent (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
-    this.#markDirty(parent);
+    this.#changed(parent, name);
   }
 
   #unlink(parent: number, name: string, ino: number): void {
     const kind = this.#inode(ino).kind;
     this.#sql.exec("DELETE FROM ws_dirent WHERE parent = ? AND name = ?", parent, name);
-    this.#markDirty(parent);
+    this.#changed(parent, name);
     if (kind === "dir") {
       this.#adjustLinks(parent, -1);
       this.#sql.exec("DELETE FROM ws_inode WHERE ino = ?", ino);
@@ -442,27 +456,35 @@ export class Workspace {
     return false;
   }
 
-  /** Marks a directory and its ancestors dirty, stopping at one already dirty. */
-  #markDirty(dir: number): void {
-    let current: number | undefined = dir;
-    while (current !== undefined) {
-      const changed = this.#sql.exec(
-        "UPDATE ws_inode SET hash = NULL WHERE ino = ? AND hash IS NOT NULL RETURNING ino",
-        current,
-      );
-      if (changed.length === 0 || current === ROOT_INO) return;
-      const row: SqlRow | undefined = this.#sql.exec(
-        "SELECT parent FROM ws_dirent WHERE ino = ? LIMIT 1",
+  /**
+   * Records that entry `name` of directory `dir` changed: marks `dir` and its
+   * ancestors dirty, stopping after one already dirty, and notes in each the
+   * name of the entry that changed in it.
+   */
+  #changed(dir: number, name: string): void {
+    let current = dir;
+    let entry = name;
+    for (;;) {
+      const hash = this.#sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", current)[0]?.hash;
+      const base = typeof hash === "string" ? hash : null;
+      noteChange(this.#sql, current, entry, base);
+      if (base === null) return;
+      this.#sql.exec("UPDATE ws_inode SET hash = NULL WHERE ino = ?", current);
+      if (current === ROOT_INO) return;
+      const up: SqlRow | undefined = this.#sql.exec(
+        "SELECT parent, name FROM ws_dirent WHERE ino = ? LIMIT 1",
         current,
       )[0];
-      current = row ? Number(row.parent) : undefined;
+      if (!up) return;
+      current = Number(up.parent);
+      entry = String(up.name);
     }
   }
 
   /** Marks every directory holding `ino` (hard links included) dirty. */
   #markParentsDirty(ino: number): void {
-    for (const row of this.#sql.exec("SELECT DISTINCT parent FROM ws_dirent WHERE ino = ?", ino)) {
-      this.#markDirty(Number(row.parent));
+    for (const row of this.#sql.exec("SELECT parent, name FROM ws_dirent WHERE ino = ?", ino)) {
+      this.#changed(Number(row.parent), String(row.name));
     }
   }
 }
