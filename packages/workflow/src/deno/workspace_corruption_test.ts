@@ -1,6 +1,6 @@
 /**
  * The corruption matrix of the Workspace: damaged chunks, tree and file
- * objects, a run root that is not retained and a journal root that is not a
+ * objects (stored in full or as a delta), a run root that is not retained and a journal root that is not a
  * hash. Every command that reads the Workspace (`resume` of a suspended run,
  * which verifies the current root before continuing; `export`) refuses them
  * with `WorkflowDatabaseCorruptError`, in-process and through the CLI (exit
@@ -112,6 +112,34 @@ const CASES: Case[] = [
     name: "a missing tree object",
     damage: (db) => changeOne(db, "DELETE FROM ws_object WHERE hash = ?", refOf(db, "notes")),
     message: OBJECT_MISSING,
+    in: "workspace",
+  },
+  {
+    name: "a tree object stored as a delta whose base is missing",
+    damage: (db) =>
+      changeOne(
+        db,
+        'UPDATE ws_object SET body = \'{"remove":[],"set":[]}\', base = ?, depth = 1 ' +
+          "WHERE hash = ?",
+        sha256Hex(encoder.encode("never stored")),
+        refOf(db, "notes"),
+      ),
+    message: /Workspace object [0-9a-f]{12} has a missing base/,
+    in: "workspace",
+  },
+  {
+    name: "a tree object stored as a delta whose body is not a delta",
+    damage: (db) => {
+      const root = String(db.prepare("SELECT root FROM run").get()!.root);
+      changeOne(
+        db,
+        "UPDATE ws_object SET body = 'not a delta', base = ?1, " +
+          "depth = (SELECT depth FROM ws_object WHERE hash = ?1) + 1 WHERE hash = ?2",
+        root,
+        refOf(db, "notes"),
+      );
+    },
+    message: /Workspace object [0-9a-f]{12} is malformed/,
     in: "workspace",
   },
   {

@@ -11,7 +11,8 @@
  * under the BINARY collation of a UTF-8 database is UTF-8 byte order (WS-18),
  * and `json_array` writes strings and integers as `JSON.stringify` does
  * (WS-16). `treeObject` in `root-format.ts` is the reference encoding the
- * tests hold both to.
+ * tests hold both to. A tree rebuilt from its previous one is stored as a
+ * delta against it (`object-store.ts`), any other object as its full text.
  *
  * @module
  */
@@ -27,6 +28,7 @@ import {
   rememberTree,
   type SortedTree,
 } from "./publication-memory.ts";
+import { readObjectText, storeObject, type TreeDelta } from "./object-store.ts";
 import { fileObject, objectHash, type Sha256, treeObjectOf } from "./root-format.ts";
 import { TreeObjectSchema } from "./verify-root.ts";
 import { compareUtf8, ROOT_INO } from "./workspace.ts";
@@ -81,27 +83,37 @@ function hashOf(sql: SqlSeam, sha256: Sha256, ino: number): string {
   const inode = row.data;
   if (inode.hash !== null) return inode.hash;
   let text: string;
-  let tree: SortedTree | undefined;
+  let patched: PatchedTree | undefined;
   if (inode.kind === "file") {
     text = fileObject(inode.size, parseChunks(inode.chunks, ino));
   } else {
-    tree = patchedTree(sql, sha256, ino);
-    text = treeObjectOf(tree ? `[${tree.entries.join(",")}]` : allEntries(sql, sha256, ino));
+    patched = patchedTree(sql, sha256, ino);
+    text = treeObjectOf(
+      patched ? `[${patched.tree.entries.join(",")}]` : allEntries(sql, sha256, ino),
+    );
   }
   const hash = objectHash(text, sha256);
-  sql.exec("INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?)", hash, text);
+  storeObject(sql, hash, text, patched?.delta);
   sql.exec("UPDATE ws_inode SET hash = ? WHERE ino = ?", hash, ino);
-  if (tree) rememberTree(sql, hash, tree);
+  if (patched) rememberTree(sql, hash, patched.tree);
   return hash;
 }
 
+/** A directory's tree rebuilt from a base, and its changes against that base. */
+interface PatchedTree {
+  tree: SortedTree;
+  delta: TreeDelta;
+}
+
 /** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
-function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): SortedTree | undefined {
+function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): PatchedTree | undefined {
   const changes = changesIn(sql, ino);
   const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base));
   if (!changes || !base) return undefined;
   const names = [...base.names];
   const entries = [...base.entries];
+  const set: [string, string][] = [];
+  const remove: string[] = [];
   for (const name of changes.names) {
     const [at, found] = search(names, name);
     const row = sql.exec(
@@ -114,6 +126,7 @@ function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): SortedTree | un
       if (found) {
         names.splice(at, 1);
         entries.splice(at, 1);
+        remove.push(name);
       }
       continue;
     }
@@ -124,22 +137,29 @@ function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): SortedTree | un
     if (ref === null) throw corrupt(child.data.ino);
     const entry = JSON.stringify([name, kind, mode, ref]);
     if (found) {
+      if (entries[at] !== entry) set.push([name, entry]);
       entries[at] = entry;
     } else {
       names.splice(at, 0, name);
       entries.splice(at, 0, entry);
+      set.push([name, entry]);
     }
   }
-  return { names, entries };
+  set.sort(([a], [b]) => compareUtf8(a, b));
+  remove.sort(compareUtf8);
+  return {
+    tree: { names, entries },
+    delta: { base: changes.base, set: set.map(([, entry]) => entry), remove },
+  };
 }
 
-/** A stored tree object, parsed; undefined when it cannot serve as a base. */
+/** A stored tree object, parsed; undefined when missing or not a tree (a damaged delta throws). */
 function storedTree(sql: SqlSeam, hash: string): SortedTree | undefined {
-  const row = sql.exec("SELECT body FROM ws_object WHERE hash = ?", hash)[0];
-  if (typeof row?.body !== "string") return undefined;
+  const text = readObjectText(sql, hash, "the Workspace");
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(row.body);
+    value = JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
 /**
- * Verification of a retained root: every object it reaches exists and hashes
- * to its name, every chunk exists and hashes to its name, file sizes add
+ * Verification of a retained root: every object it reaches exists and its
+ * full text (however stored, `object-store.ts`) hashes to its name, every chunk exists and hashes to its name, file sizes add
  * up, and tree entry names are distinct, in order and cannot leave their
  * directory (`.`, `..`, `/`, NUL). Anything else is
  * `WorkflowDatabaseCorruptError`; nothing is repaired.
@@ -11,7 +11,8 @@ import { sha256Hex } from "@xmd/core";
 import { z } from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
-import { objectHash, ROOT_FORMAT } from "./root-format.ts";
+import { readObjectText } from "./object-store.ts";
+import { ROOT_FORMAT } from "./root-format.ts";
 import { compareUtf8 } from "./workspace.ts";
 
 const HASH: z.ZodType<string> = z.string().regex(/^[0-9a-f]{64}$/);
@@ -58,18 +59,12 @@ export const FileObjectSchema: z.ZodType<FileObject> = z.object({
   size: z.number().int().nonnegative(),
 }).strict();
 
-/** Reads an object and checks it hashes to its name. */
+/** Reads an object (`object-store.ts` checks it hashes to its name) and parses it strictly. */
 export function readObject<T>(sql: SqlSeam, hash: string, schema: z.ZodType<T>, where: string): T {
-  const row = sql.exec("SELECT body FROM ws_object WHERE hash = ?", hash)[0];
-  if (!row) {
+  const body = readObjectText(sql, hash, where);
+  if (body === undefined) {
     throw new WorkflowDatabaseCorruptError(
       `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} is missing`,
-    );
-  }
-  const body = String(row.body);
-  if (objectHash(body) !== hash) {
-    throw new WorkflowDatabaseCorruptError(
-      `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} does not match its hash`,
     );
   }
   let parsed: unknown;

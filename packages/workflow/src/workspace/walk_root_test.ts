@@ -130,17 +130,17 @@ Deno.test("diffRoots sees a directory's own mode change and a rewrite to the sam
   assert.deepEqual(diffRoots(ws.sql, a, b), { added: [], removed: [], changed: ["d"] });
 });
 
-/** A seam that counts the tree and file objects read through it. */
+/** A seam that counts the distinct stored objects read through it (a delta's base included). */
 function countingReads(sql: SqlSeam): { seam: SqlSeam; reads: () => number } {
-  let reads = 0;
+  const read = new Set<SqlValue>();
   const seam: SqlSeam = {
     exec(query: string, ...params: SqlValue[]) {
-      if (query.startsWith("SELECT body FROM ws_object")) reads++;
+      if (query.startsWith("SELECT body, base, depth FROM ws_object")) read.add(params[0]);
       return sql.exec(query, ...params);
     },
     transaction: (fn, label) => sql.transaction(fn, label),
   };
-  return { seam, reads: () => reads };
+  return { seam, reads: () => read.size };
 }
 
 Deno.test("diffRoots reads only the trees on the changed path, however large the Workspace", () => {

@@ -9,7 +9,9 @@
  * - `ws_inode.hash` caches the object hash of a file or directory; NULL
  *   means dirty (changed since the last publication).
  * - Objects and roots are immutable and retained (no garbage collection in
- *   version 1).
+ *   version 1). A tree object may be stored as a delta against another
+ *   (`base`, `depth`: see `object-store.ts`); its hash is always that of its
+ *   full text.
  *
  * @module
  */
@@ -36,7 +38,8 @@ export const WORKSPACE_TABLES: readonly { name: string; sql: string }[] = [
   },
   {
     name: "ws_object",
-    sql: "CREATE TABLE ws_object (hash TEXT PRIMARY KEY, body TEXT NOT NULL) STRICT",
+    sql: "CREATE TABLE ws_object (hash TEXT PRIMARY KEY, body TEXT NOT NULL, base TEXT, " +
+      "depth INTEGER NOT NULL DEFAULT 0) STRICT",
   },
 ];
 

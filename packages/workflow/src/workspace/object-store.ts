@@ -1,0 +1,138 @@
+/**
+ * Storage of Workspace objects in `ws_object`. An object is named by the
+ * SHA-256 of its full canonical text (root format 1), however it is stored:
+ * a file object, and any tree object without a suitable base, as its full
+ * text (`base` NULL, `depth` 0); a tree object rebuilt from a previous tree
+ * may be stored as a delta against it (`base` that tree's hash, `depth` one
+ * more than the base's), its body the canonical JSON
+ * `{"remove":[<name>…],"set":[[<name>,<kind>,<mode>,<ref>]…]}`. A changed
+ * directory then stores a few hundred bytes instead of its whole listing.
+ *
+ * Invariants:
+ * - Chains are at most `MAX_DEPTH` deltas long, so reading an object costs
+ *   at most that many row reads more than its full text.
+ * - Every read rebuilds the full text and checks it hashes to its name;
+ *   a missing base, a malformed row or delta, a depth that does not descend
+ *   by one (so no cycle) or a wrong hash is `WorkflowDatabaseCorruptError`.
+ *   Nothing is repaired.
+ *
+ * @module
+ */
+import { sha256Hex } from "@xmd/core";
+import { z } from "zod";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { objectHash, treeObjectOf } from "./root-format.ts";
+import { compareUtf8 } from "./workspace.ts";
+
+/** The longest chain of deltas from an object to a full text. */
+export const MAX_DEPTH = 16;
+/** A delta is stored only when its body is at most this fraction of the full text. */
+const MAX_DELTA_SHARE = 0.25;
+
+/** A tree object's changes against a base tree object. */
+export interface TreeDelta {
+  /** The base tree object's hash. */
+  readonly base: string;
+  /** The entries set (added or changed), as canonical JSON, sorted by UTF-8 name. */
+  readonly set: readonly string[];
+  /** The names removed, sorted by UTF-8 bytes. */
+  readonly remove: readonly string[];
+}
+
+const HASH = z.string().regex(/^[0-9a-f]{64}$/);
+const RowSchema = z.union([
+  z.object({ body: z.string(), base: z.null(), depth: z.literal(0) }),
+  z.object({ body: z.string(), base: HASH, depth: z.number().int().min(1).max(MAX_DEPTH) }),
+]);
+type Row = z.infer<typeof RowSchema>;
+const EntrySchema = z.tuple([z.string(), z.string(), z.number(), z.string()]);
+const DeltaSchema = z.object({ remove: z.array(z.string()), set: z.array(EntrySchema) }).strict();
+const BaseSchema = z.object({ entries: z.array(EntrySchema) }).passthrough();
+const DepthSchema = z.object({ depth: z.number().int().min(0) });
+
+/**
+ * Stores object `text` named `hash` (within the caller's transaction), as a
+ * delta against `delta.base` when that is given, short enough, and keeps
+ * the chain within `MAX_DEPTH`; as its full text otherwise. An object
+ * already stored is left as it is.
+ */
+export function storeObject(sql: SqlSeam, hash: string, text: string, delta?: TreeDelta): void {
+  if (delta) {
+    const body = `{"remove":${JSON.stringify(delta.remove)},"set":[${delta.set.join(",")}]}`;
+    if (body.length <= text.length * MAX_DELTA_SHARE) {
+      const base = DepthSchema.safeParse(
+        sql.exec("SELECT depth FROM ws_object WHERE hash = ?", delta.base)[0],
+      );
+      if (base.success && base.data.depth < MAX_DEPTH) {
+        sql.exec(
+          "INSERT OR IGNORE INTO ws_object (hash, body, base, depth) VALUES (?, ?, ?, ?)",
+          hash,
+          body,
+          delta.base,
+          base.data.depth + 1,
+        );
+        return;
+      }
+    }
+  }
+  sql.exec("INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?)", hash, text);
+}
+
+/**
+ * The full text of object `hash`, checked against its hash; undefined when
+ * no such object is stored. `where` names what is read, for the error.
+ */
+export function readObjectText(sql: SqlSeam, hash: string, where: string): string | undefined {
+  const top = rowOf(sql, hash, hash, where);
+  if (top === undefined) return undefined;
+  const deltas: Row[] = [];
+  let row = top;
+  while (row.base !== null) {
+    deltas.push(row);
+    const base = rowOf(sql, row.base, hash, where);
+    if (base === undefined) throw damaged(where, hash, "has a missing base");
+    if (base.depth !== row.depth - 1) throw damaged(where, hash, "is malformed");
+    row = base;
+  }
+  const text = deltas.length === 0 ? row.body : applyDeltas(row.body, deltas, hash, where);
+  if (objectHash(text, sha256Hex) !== hash) throw damaged(where, hash, "does not match its hash");
+  return text;
+}
+
+function rowOf(sql: SqlSeam, hash: string, reading: string, where: string): Row | undefined {
+  const found = sql.exec("SELECT body, base, depth FROM ws_object WHERE hash = ?", hash)[0];
+  if (found === undefined) return undefined;
+  const row = RowSchema.safeParse(found);
+  if (!row.success) throw damaged(where, reading, "is malformed");
+  return row.data;
+}
+
+/** Applies `deltas` (newest first) to the base tree text `full`. */
+function applyDeltas(full: string, deltas: readonly Row[], hash: string, where: string): string {
+  const base = BaseSchema.safeParse(parseJson(full));
+  if (!base.success) throw damaged(where, hash, "is malformed");
+  const entries = new Map(base.data.entries.map((entry) => [entry[0], entry]));
+  for (let i = deltas.length - 1; i >= 0; i--) {
+    const delta = DeltaSchema.safeParse(parseJson(deltas[i].body));
+    if (!delta.success) throw damaged(where, hash, "is malformed");
+    for (const name of delta.data.remove) entries.delete(name);
+    for (const entry of delta.data.set) entries.set(entry[0], entry);
+  }
+  const names = [...entries.keys()].sort(compareUtf8);
+  return treeObjectOf(`[${names.map((name) => JSON.stringify(entries.get(name))).join(",")}]`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function damaged(where: string, hash: string, state: string): WorkflowDatabaseCorruptError {
+  return new WorkflowDatabaseCorruptError(
+    `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} ${state}`,
+  );
+}
