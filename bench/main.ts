@@ -612,7 +612,8 @@ const markdown = [
   "Root publication: a Workspace of 10,000 files (100 directories × 100 files of a few bytes) in an",
   "in-memory `NodeSqliteSeam`. Incremental: one file's content changes (a different file each",
   "call), then `publishRoot` alone is timed. Full: `forgetHashes`, then `publishRoot` alone is timed,",
-  "and must find the same root. Each call is one transaction.",
+  "and must find the same root. Each call is one transaction, hashed with `node:crypto`",
+  "and without the connection's change records (directories are rebuilt from all their entries).",
   "",
   publicationTable,
   "",
@@ -626,6 +627,8 @@ const markdown = [
   `Workspace holds ${
     fixed(LARGE.dirs * LARGE.files, 0)
   } files (100 × 100), the other only the file written. Interleaved in blocks of ${FILE_EFFECT_BUDGET.blockSize}.`,
+  "As in the local provider, objects are hashed with `node:crypto`, and after the first commit a",
+  "changed directory is rebuilt from its previous tree and stored as a delta against it.",
   "",
   fileEffectTable,
   "",
