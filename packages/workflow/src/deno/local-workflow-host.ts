@@ -46,6 +46,7 @@ import type {
 import { executeRun } from "../execution/execute-run.ts";
 import { RunStore } from "../store/run-store.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
+import { liveRootOf } from "../workspace/live-root.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { ROOT_INO } from "../workspace/workspace.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
@@ -410,8 +411,9 @@ function rootAfter(store: RunStore, id: string, event: number): string {
 
 /**
  * Verifies the Workspace root a run continues from: everything it reaches is
- * intact, and it is the root the journal last recorded and the live
- * Workspace is published at (what every commit leaves).
+ * intact, and it is the root the journal last recorded, the one the live
+ * Workspace is published at (what every commit leaves), and the one its live
+ * tables describe when every cached hash is ignored.
  */
 function verifyCurrentRoot(store: RunStore): void {
   const { id, root, eventCount } = store.record();
@@ -419,7 +421,9 @@ function verifyCurrentRoot(store: RunStore): void {
   verifyRoot(store.sql, root, where);
   const journaled = eventCount === 0 ? root : store.rootAfter(eventCount);
   const live = store.sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", ROOT_INO)[0]?.hash;
-  if (journaled !== root || live !== root) {
+  if (
+    journaled !== root || live !== root || liveRootOf(store.sql, where, nativeSha256Hex) !== root
+  ) {
     throw new WorkflowDatabaseCorruptError(
       `Cannot read ${where}: its current Workspace root is not the one its journal last recorded and its Workspace holds. It is left as it is`,
     );

@@ -164,6 +164,55 @@ const CASES: Case[] = [
     in: "workspace",
   },
   {
+    name: "a live file's mode changed, its cached hashes left as they were",
+    damage: (db) =>
+      changeOne(
+        db,
+        "UPDATE ws_inode SET mode = 511 WHERE ino = " +
+          "(SELECT d.ino FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
+          "WHERE i.kind = 'file' ORDER BY d.name LIMIT 1)",
+      ),
+    message: DISAGREE,
+    export: "intact",
+    in: "workspace",
+  },
+  {
+    name: "a live directory entry renamed, its cached hashes left as they were",
+    damage: (db) =>
+      changeOne(
+        db,
+        "UPDATE ws_dirent SET name = 'renamed' WHERE rowid = " +
+          "(SELECT rowid FROM ws_dirent ORDER BY name LIMIT 1)",
+      ),
+    message: DISAGREE,
+    export: "intact",
+    in: "workspace",
+  },
+  {
+    name: "a live file's chunk list emptied, its cached hashes left as they were",
+    damage: (db) =>
+      changeOne(
+        db,
+        "UPDATE ws_inode SET chunks = '[]', size = 0 WHERE ino = " +
+          "(SELECT ino FROM ws_inode WHERE kind = 'file' AND size > 0 ORDER BY ino LIMIT 1)",
+      ),
+    message: DISAGREE,
+    export: "intact",
+    in: "workspace",
+  },
+  {
+    name: "a live directory entry pointing at its own directory",
+    damage: (db) =>
+      changeOne(
+        db,
+        "INSERT INTO ws_dirent (parent, name, ino) SELECT d.ino, 'loop', d.ino " +
+          "FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino WHERE i.kind = 'dir' LIMIT 1",
+      ),
+    message: /its live Workspace is damaged \(a directory is reached twice\)/,
+    export: "intact",
+    in: "workspace",
+  },
+  {
     name: "a journal event root that is not a hash",
     damage: (db) =>
       changeOne(

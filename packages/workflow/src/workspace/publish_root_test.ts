@@ -4,10 +4,10 @@ import { DatabaseSync } from "node:sqlite";
 import { nativeSha256Hex } from "../deno/native-sha256.ts";
 import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
+import { liveRootOf } from "./live-root.ts";
 import { forgetHashes, publicationCommitted, publishRoot } from "./publish-root.ts";
-import { fileObject, objectHash, type TreeEntry, treeObject } from "./root-format.ts";
 import { verifyRoot } from "./verify-root.ts";
-import { type InodeKind, ROOT_INO, Workspace } from "./workspace.ts";
+import { Workspace } from "./workspace.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -17,26 +17,9 @@ function seam(): NodeSqliteSeam {
   return sql;
 }
 
-/** The root id of the live tables by the reference encoding, ignoring every cached hash. */
+/** The root id of the live tables, ignoring every cached hash (an independent computation). */
 function referenceRoot(sql: SqlSeam): string {
-  const hashOf = (ino: number): string => {
-    const inode = sql.exec("SELECT kind, size, chunks FROM ws_inode WHERE ino = ?", ino)[0];
-    if (inode.kind === "file") {
-      return objectHash(fileObject(Number(inode.size), JSON.parse(String(inode.chunks))));
-    }
-    const entries: TreeEntry[] = sql.exec(
-      "SELECT d.name, d.ino, i.kind, i.mode, i.target FROM ws_dirent d " +
-        "JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ?",
-      ino,
-    ).map((row) => ({
-      name: String(row.name),
-      kind: row.kind as InodeKind,
-      mode: Number(row.mode),
-      ref: row.kind === "symlink" ? String(row.target) : hashOf(Number(row.ino)),
-    }));
-    return objectHash(treeObject(entries));
-  };
-  return hashOf(ROOT_INO);
+  return liveRootOf(sql, "the test Workspace");
 }
 
 /** A deterministic pseudo-random source (mulberry32). */

@@ -1,0 +1,78 @@
+/**
+ * The root id the live Workspace tables describe, computed from them alone:
+ * every cached hash is ignored, nothing is written. A run continues from its
+ * live tables, so before it does, this must equal the root its journal last
+ * recorded: damage to an inode, a directory entry or a chunk list that left
+ * the cached hashes as they were is found here, not built upon.
+ *
+ * Invariants:
+ * - Read-only, and linear in the number of inodes (file contents are not
+ *   read: a file's object names its chunks, which `verifyRoot` checks).
+ * - Damage that makes the tables unreadable (a malformed row, a directory
+ *   reached twice, a dangling entry) is `WorkflowDatabaseCorruptError`.
+ *
+ * @module
+ */
+import { sha256Hex } from "@xmd/core";
+import { z } from "zod";
+import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { fileObject, objectHash, type Sha256, type TreeEntry, treeObject } from "./root-format.ts";
+import { ROOT_INO } from "./workspace.ts";
+
+const HASH = z.string().regex(/^[0-9a-f]{64}$/);
+const EntrySchema = z.object({
+  name: z.string().min(1),
+  ino: z.number().int(),
+  kind: z.enum(["dir", "file", "symlink"]),
+  mode: z.number().int().min(0).max(0o7777),
+  target: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  chunks: z.string().nullable(),
+});
+const ChunksSchema = z.array(HASH);
+
+/** The root id of the live Workspace, recomputed from its tables; `where` names the run. */
+export function liveRootOf(sql: SqlSeam, where: string, sha256: Sha256 = sha256Hex): string {
+  const seen = new Set<number>();
+  const damaged = (what: string) =>
+    new WorkflowDatabaseCorruptError(
+      `Cannot read ${where}: its live Workspace is damaged (${what}). It is left as it is`,
+    );
+
+  const chunksOf = (text: string | null): string[] => {
+    if (text === null) return [];
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw damaged("a file's chunk list");
+    }
+    const chunks = ChunksSchema.safeParse(value);
+    if (!chunks.success) throw damaged("a file's chunk list");
+    return chunks.data;
+  };
+
+  const treeOf = (dir: number): string => {
+    if (seen.has(dir)) throw damaged("a directory is reached twice");
+    seen.add(dir);
+    const entries: TreeEntry[] = sql.exec(
+      "SELECT d.name, d.ino, i.kind, i.mode, i.target, i.size, i.chunks FROM ws_dirent d " +
+        "LEFT JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ?",
+      dir,
+    ).map((row) => {
+      const entry = EntrySchema.safeParse(row);
+      if (!entry.success) throw damaged("a directory entry or its inode");
+      const { name, ino, kind, mode, target, size, chunks } = entry.data;
+      let ref: string;
+      if (kind === "dir") ref = treeOf(ino);
+      else if (kind === "file") ref = objectHash(fileObject(size, chunksOf(chunks)), sha256);
+      else if (target !== null) ref = target;
+      else throw damaged("a symlink without a target");
+      return { name, kind, mode, ref };
+    });
+    return objectHash(treeObject(entries), sha256);
+  };
+
+  return treeOf(ROOT_INO);
+}
