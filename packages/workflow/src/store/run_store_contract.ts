@@ -14,7 +14,8 @@ import { type JournalEvent, sha256Hex } from "@xmd/core";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { FORMAT, initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "./schema.ts";
 import { type NewRun, RunStore } from "./run-store.ts";
-import { forgetHashes, publishRoot } from "../workspace/publish-root.ts";
+import { liveRootOf } from "../workspace/live-root.ts";
+import { forgetHashes, publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
 import { fileObject, objectHash, treeObject } from "../workspace/root-format.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { Workspace } from "../workspace/workspace.ts";
@@ -1056,6 +1057,32 @@ const WORKSPACE_CASES: ContractCase[] = [
       const incremental = seam.transaction(() => publishRoot(seam));
       seam.transaction(() => forgetHashes(seam));
       same(seam.transaction(() => publishRoot(seam)), incremental, "a full rehash agrees");
+    },
+  },
+  {
+    name:
+      "workspace: after a published commit a changed directory is stored as a delta, read whole",
+    run(seam) {
+      const ws = workspace(seam);
+      seam.transaction(() => {
+        ws.mkdir("/d");
+        for (let f = 0; f < 40; f++) ws.writeFile(`/d/${f}`, text(`${f}`));
+        publishRoot(seam);
+      });
+      publicationCommitted(seam);
+      const root = seam.transaction(() => {
+        ws.writeFile("/d/7", text("changed"));
+        return publishRoot(seam);
+      });
+      publicationCommitted(seam);
+      check(
+        Number(seam.exec("SELECT count(*) AS n FROM ws_object WHERE base IS NOT NULL")[0].n) > 0,
+        "the changed directory's tree is a delta",
+      );
+      verifyRoot(seam, root, WHERE);
+      same(liveRootOf(seam, WHERE), root, "the live tables describe the published root");
+      seam.transaction(() => forgetHashes(seam));
+      same(seam.transaction(() => publishRoot(seam)), root, "a full rehash agrees");
     },
   },
 ];
