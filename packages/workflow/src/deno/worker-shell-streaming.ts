@@ -5,9 +5,10 @@
  * wraps each top-level statement as `{ statement; } >>STDOUT 2>>STDERR`,
  * where STDOUT and STDERR are two stream devices the Worker's filesystem
  * forwards to the host instead of the Workspace. A top-level loop, `if`,
- * `case` or group without redirections of its own is also entered, and its
- * body's statements are wrapped the same way, so each iteration's output
- * streams too.
+ * `case` or group without redirections of its own is also entered: each
+ * statement of an `if`, `case` or group body is wrapped the same way, and a
+ * loop's whole body is (one wrapper per iteration), so each iteration's
+ * output streams too, and so do a nested loop's.
  *
  * Invariants:
  * - The wrapping changes nothing a script can observe: a group is not a
@@ -46,17 +47,18 @@ function appendTo(fd: 1 | 2, path: string): Redirection {
   };
 }
 
-function wrapped(statement: StatementNode): StatementNode {
+/** `{ body; } >>STDOUT 2>>STDERR`, as one statement. */
+function redirected(body: StatementNode[], line: number | undefined): StatementNode {
   const group: Group = {
     type: "Group",
-    line: statement.line,
-    body: [statement],
+    line,
+    body,
     redirections: [appendTo(1, STREAM_DEVICES.stdout), appendTo(2, STREAM_DEVICES.stderr)],
   };
   return {
     type: "Statement",
-    line: statement.line,
-    pipelines: [{ type: "Pipeline", line: statement.line, commands: [group], negated: false }],
+    line,
+    pipelines: [{ type: "Pipeline", line, commands: [group], negated: false }],
     operators: [],
     background: false,
   };
@@ -64,6 +66,8 @@ function wrapped(statement: StatementNode): StatementNode {
 
 /** The one compound command a statement consists of, when its body may be entered. */
 function enterable(statement: StatementNode): CommandNode | undefined {
+  // A background statement, or one holding a deferred syntax error, runs as written.
+  if (statement.background || statement.deferredError) return undefined;
   if (statement.pipelines.length !== 1) return undefined;
   const pipeline = statement.pipelines[0];
   if (pipeline.commands.length !== 1 || pipeline.negated || pipeline.timed) return undefined;
@@ -72,12 +76,25 @@ function enterable(statement: StatementNode): CommandNode | undefined {
   return command.redirections.length === 0 ? command : undefined;
 }
 
+type Loop = Extract<CommandNode, { type: "For" | "CStyleFor" | "While" | "Until" }>;
+
+function isLoop(command: CommandNode): command is Loop {
+  return command.type === "For" || command.type === "CStyleFor" || command.type === "While" ||
+    command.type === "Until";
+}
+
+/**
+ * Streams what a compound command runs: a loop's output after each iteration
+ * (its body becomes one redirected group: one redirection per iteration,
+ * whatever the body holds), an `if`, `case` or group's after each of its
+ * statements.
+ */
 function enter(command: CommandNode): void {
+  if (isLoop(command)) {
+    command.body = [redirected(command.body.map(enterLoops), command.line)];
+    return;
+  }
   switch (command.type) {
-    case "For":
-    case "CStyleFor":
-    case "While":
-    case "Until":
     case "Group":
       command.body = command.body.map(stream);
       return;
@@ -91,12 +108,19 @@ function enter(command: CommandNode): void {
   }
 }
 
+/** Inside an iteration, only a nested loop is entered (its iterations stream too). */
+function enterLoops(statement: StatementNode): StatementNode {
+  const command = enterable(statement);
+  if (command && isLoop(command)) enter(command);
+  return statement;
+}
+
+/** A statement run once: entered if it can be, then wrapped. */
 function stream(statement: StatementNode): StatementNode {
-  // A background statement, or one holding a deferred syntax error, runs as written.
   if (statement.background || statement.deferredError) return statement;
   const command = enterable(statement);
   if (command) enter(command);
-  return wrapped(statement);
+  return redirected([statement], statement.line);
 }
 
 /** The transform, registered on each `Bash` the Worker creates. */

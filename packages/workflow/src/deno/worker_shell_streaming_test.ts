@@ -38,6 +38,10 @@ const SCRIPTS = [
   "! true; echo $?",
   "echo a >&2; echo b 1>&2 2>/dev/null",
   "cd /tmp 2>/dev/null || mkdir -p /tmp && cd /tmp; pwd",
+  "for i in 1 2 3; do echo a$i; [ $i = 2 ] && continue; echo b$i; done",
+  "for i in 1 2; do for j in x y; do echo $i$j; [ $j = x ] && break; done; echo after$i; done",
+  "while true; do echo once; break; echo never; done; echo $?",
+  "n=0; until [ $n = 2 ]; do n=$((n+1)); if [ $n = 1 ]; then echo one; else echo other >&2; fi; done",
 ];
 
 Deno.test("worker shell streaming: wrapping statements changes no script's output, errors or status", async () => {

@@ -102,12 +102,15 @@ Deno.test("worker shell: each statement and each top-level loop iteration stream
   using shell = new WorkerShell(workspace());
   const chunks: string[] = [];
   const result = await shell.run({
-    ...request("echo first; echo oops >&2\nfor i in 1 2; do echo $i; done\necho x | tr x y")
-      .request,
+    ...request(
+      "echo first; echo oops >&2\nfor i in 1 2; do echo a$i; echo b$i; done\n" +
+        "for i in 1; do for j in x y; do echo $j; done; done\necho x | tr x y",
+    ).request,
     onStdout: (chunk) => chunks.push(chunk),
   });
-  assert.deepEqual(chunks, ["first\n", "1\n", "2\n", "y\n"]);
-  assert.equal(result.stdout, "first\n1\n2\ny\n");
+  // A loop streams once per iteration, a nested loop too.
+  assert.deepEqual(chunks, ["first\n", "a1\nb1\n", "a2\nb2\n", "x\n", "y\n", "y\n"]);
+  assert.equal(result.stdout, "first\na1\nb1\na2\nb2\nx\ny\ny\n");
   assert.equal(result.stderr, "oops\n");
 });
 
