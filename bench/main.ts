@@ -38,6 +38,8 @@ import {
   sampleTimed,
   THROUGHPUT,
 } from "./workspace.ts";
+import { runStepPeers, type StepPeerRow, STEPS } from "./peers.ts";
+import { STEP_BYTES } from "./workflow-steps.ts";
 import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
@@ -322,6 +324,11 @@ interface ThroughputRow {
   mbPerSecond: number;
 }
 
+async function runPeers(): Promise<StepPeerRow[]> {
+  await using dir = await temporaryDirectory();
+  return await runStepPeers(dir.path);
+}
+
 async function runThroughput(): Promise<{ rows: ThroughputRow[]; bytes: number }> {
   await using dir = await temporaryDirectory();
   using fixture = await openThroughputFixture(dir.path);
@@ -358,6 +365,8 @@ console.error("xmd bench: Worker Shell effect, warm");
 const shell = await runWorkerShell();
 console.error("xmd bench: Workspace throughput");
 const throughput = await runThroughput();
+console.error(`xmd bench: peers, a workflow of ${STEPS} durable steps`);
+const peers = await runPeers();
 const effectRow = (name: string) => effect.rows.find((row) => row.name === name)!;
 const startupRow = (name: string) => startup.find((row) => row.name === name)!;
 const effectRatio = effectRow(EFFECT.gated).overReference;
@@ -430,6 +439,19 @@ const throughputTable = markdownTable(
     String(row.summary.n),
   ]),
   "lrrrr",
+);
+
+const peersTable = markdownTable(
+  ["engine", "median ms / workflow", "p99 ms", "median ms / step", "samples", "× xmd (median)"],
+  peers.map((row) => [
+    row.name,
+    fixed(row.summary.medianMs, 1),
+    fixed(row.summary.p99Ms, 1),
+    fixed(row.perStepMs, 2),
+    String(row.summary.n),
+    fixed(row.overXmd, 2),
+  ]),
+  "lrrrrr",
 );
 
 const table = markdownTable(
@@ -561,6 +583,12 @@ const summaryTable = markdownTable(
       "(context)",
       "",
     ],
+    ...peers.slice(1).map((row) => [
+      `${row.name} ÷ xmd, a ${STEPS}-step workflow, median`,
+      `${fixed(row.overXmd, 2)}×`,
+      "(context)",
+      "",
+    ]),
   ],
   "lrrl",
 );
@@ -649,6 +677,19 @@ const markdown = [
   "",
   throughputTable,
   "",
+  `Peers: one new workflow of ${STEPS} sequential durable steps, each producing ${
+    fixed(STEP_BYTES, 0)
+  } bytes, timed from`,
+  "its start until its result is back, the engines interleaved in rotating blocks of 3 on the same disk",
+  "(`bench/peers.ts`). xmd: `LocalWorkflowHost.start` (what `xmd workflow start` calls) of a new run",
+  "whose document is that many `<File>` writes, each a Workspace effect committed with its journal",
+  "event (WAL, `synchronous=FULL`). Restate: a `restate-server` subprocess with its default",
+  "durability (its log fsynced per step) and a service of `ctx.run` actions served over HTTP/2 in",
+  "this process. Cloudflare Workflows: `step.do` calls in workerd under miniflare, each instance a",
+  "SQLite-backed Durable Object persisted to disk, completion awaited inside the Worker.",
+  "",
+  peersTable,
+  "",
   summaryTable,
   "",
 ].join("\n");
@@ -677,6 +718,7 @@ await Deno.writeTextFile(
         workerShell: { script: SCRIPT, requests: shell.requests, rows: shell.rows },
         throughput: { bytes: throughput.bytes, rows: throughput.rows },
       },
+      peers: { steps: STEPS, stepBytes: STEP_BYTES, rows: peers },
       ratios: {
         linearity,
         replayOverFloor: overFloor,
@@ -706,6 +748,15 @@ await Deno.writeTextFile(
   ) + "\n",
 );
 console.log(
-  [effectTable, startupTable, table, publicationTable, fileEffectTable, shellTable, throughputTable]
+  [
+    effectTable,
+    startupTable,
+    table,
+    publicationTable,
+    fileEffectTable,
+    shellTable,
+    throughputTable,
+    peersTable,
+  ]
     .concat(summaryTable).map((text) => `\n${text}`).join("\n"),
 );
