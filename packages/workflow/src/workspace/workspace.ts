@@ -317,6 +317,8 @@ export class Workspace {
   #locate(path: string, followLast: boolean): Located {
     const queue = components(path, "resolve");
     const stack: number[] = [ROOT_INO];
+    // The kind of each inode on the stack, read once (the root's when first needed).
+    const kinds: (InodeKind | undefined)[] = [undefined];
     const names: string[] = [""];
     let hops = 0;
     while (queue.length > 0) {
@@ -325,12 +327,14 @@ export class Workspace {
       if (part === "..") {
         if (stack.length > 1) {
           stack.pop();
+          kinds.pop();
           names.pop();
         }
         continue;
       }
       const dir = stack[stack.length - 1];
-      if (this.#inode(dir).kind !== "dir") {
+      kinds[kinds.length - 1] ??= this.#inode(dir).kind;
+      if (kinds[kinds.length - 1] !== "dir") {
         throw fsError("ENOTDIR", path, "resolve", "a component is not a directory");
       }
       const row =
@@ -348,11 +352,17 @@ export class Workspace {
           throw fsError("ELOOP", path, "resolve", "too many levels of symbolic links");
         }
         const target = inode.target!;
-        if (target.startsWith("/")) stack.length = 1;
+        if (target.startsWith("/")) {
+          // An absolute target starts again from the root.
+          stack.length = 1;
+          kinds.length = 1;
+          names.length = 1;
+        }
         queue.unshift(...target.split("/").filter((segment) => segment !== ""));
         continue;
       }
       stack.push(ino);
+      kinds.push(inode.kind);
       names.push(part);
     }
     const ino = stack[stack.length - 1];

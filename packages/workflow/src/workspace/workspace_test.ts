@@ -230,3 +230,17 @@ Deno.test("compareUtf8 orders names by their UTF-8 bytes", () => {
   assert.deepEqual([...names].sort(compareUtf8), byBytes);
   assert.notDeepEqual([...names].sort(), byBytes, "plain UTF-16 order differs here");
 });
+
+Deno.test("workspace: realpath through an absolute symlink starts again from the root", () => {
+  const ws = workspace();
+  ws.mkdir("/a/deep", { recursive: true });
+  ws.mkdir("/b");
+  ws.writeFile("/b/f", text("x"));
+  ws.symlink("/b", "/a/deep/l");
+  ws.symlink("deep/l", "/a/rel");
+  assert.equal(ws.realpath("/a/deep/l"), "/b");
+  assert.equal(ws.realpath("/a/deep/l/f"), "/b/f");
+  assert.equal(ws.realpath("/a/rel/f"), "/b/f");
+  assert.equal(ws.realpath("/a/deep/l/.."), "/");
+  refuses(() => ws.writeFile("/a/deep/l/f/g", text("y")), "ENOTDIR");
+});
