@@ -504,3 +504,53 @@ Deno.test("--journal in a missing folder is refused before anything runs", async
   assertNoStack(result.stderr);
   assert.equal(await exists(`${cwd}/ran.txt`), false);
 });
+
+const BOM = "\uFEFF";
+
+/** Frontmatter, expressions, quotes, a component and a written file: every kind of source slice. */
+const BOM_DOC = [
+  "---",
+  "props:",
+  "  port:",
+  "    type: integer",
+  "    default: 8000",
+  "---",
+  "",
+  '# Service "api"',
+  "",
+  "port = {props.port + 80}",
+  "",
+  '<Note text="quoted" />',
+  "",
+  '<File path="conf.txt">listen = "{props.port + 80}"</File>',
+  '<File path="conf.txt" as="conf" />',
+  "",
+  "Written: {conf}",
+  "",
+].join("\n");
+const BOM_NOTE = '---\nprops:\n  text:\n    type: string\n---\n\n> note: "{props.text}"\n';
+
+Deno.test("MDX-66: xmd run of a document and component with a byte-order mark equals the same run without it", async () => {
+  const plain = await tempDir();
+  const marked = await tempDir();
+  await Deno.writeTextFile(`${plain}/doc.md`, BOM_DOC);
+  await Deno.writeTextFile(`${plain}/Note.md`, BOM_NOTE);
+  await Deno.writeTextFile(`${marked}/doc.md`, BOM + BOM_DOC);
+  await Deno.writeTextFile(`${marked}/Note.md`, BOM + BOM_NOTE);
+  const args = ["run", "--journal=trace.jsonl", "doc.md"];
+  const expected = await runXmd(args, { cwd: plain });
+  assert.equal(expected.code, 0, expected.stderr);
+  assert.equal(
+    expected.stdout,
+    '# Service "api"\n\nport = 8080\n\n> note: "quoted"\n\nWritten: listen = "8080"\n',
+  );
+  const result = await runXmd(args, { cwd: marked });
+  assert.deepEqual(result, expected);
+  for (const file of ["conf.txt", "trace.jsonl"]) {
+    assert.deepEqual(
+      await Deno.readFile(`${marked}/${file}`),
+      await Deno.readFile(`${plain}/${file}`),
+      `${file} differs`,
+    );
+  }
+});

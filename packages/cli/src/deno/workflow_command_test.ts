@@ -956,3 +956,34 @@ Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), wi
   assert.equal(await Deno.readTextFile(`${out}/whole.txt`), "done\n");
   assert.equal(await Deno.readTextFile(`${out}/half.txt`), "partial\n");
 });
+
+const BOM = "\uFEFF";
+const BOM_DOC = '# Service "api"\n\nport = {8000 + 80}\n\n<Note text="quoted" />\n\n' +
+  '<File path="conf.txt">listen = "{8000 + 80}"</File>\n<File path="conf.txt" as="conf" />\n\n' +
+  "Written: {conf}\n";
+const BOM_NOTE = '---\nprops:\n  text:\n    type: string\n---\n\n> note: "{props.text}"\n';
+
+Deno.test("MDX-66 WF-2: workflow start of a document and component with a byte-order mark equals the run without it", async () => {
+  const plain = await sandbox({ "doc.md": BOM_DOC, "Note.md": BOM_NOTE });
+  const marked = await sandbox({ "doc.md": BOM + BOM_DOC, "Note.md": BOM + BOM_NOTE });
+  const expected = await plain.xmd("start", "--id=bom", "doc.md");
+  assert.equal(expected.code, 0, expected.stderr);
+  assert.equal(
+    expected.stdout,
+    '# Service "api"\n\nport = 8080\n\n> note: "quoted"\n\nWritten: listen = "8080"\n',
+  );
+  assert.deepEqual(await marked.xmd("start", "--id=bom", "doc.md"), expected);
+  const definition = (box: Sandbox) => box.xmd("status", "bom", "--json").then(json);
+  assert.equal(
+    (await definition(marked)).definitionHash,
+    (await definition(plain)).definitionHash,
+    "the retained sources kept the byte-order mark",
+  );
+
+  // The same definition without the marks addresses the run (WF-23): it replays, nothing changes.
+  await Deno.writeTextFile(`${marked.cwd}/doc.md`, BOM_DOC);
+  await Deno.writeTextFile(`${marked.cwd}/Note.md`, BOM_NOTE);
+  const before = await snapshot(marked, "bom");
+  assert.deepEqual(await marked.xmd("start", "--id=bom", "doc.md"), expected);
+  await assertUnchanged(marked, "bom", before);
+});

@@ -1,7 +1,8 @@
 /**
  * Loading a program: the root document and every markdown component it
  * reaches, resolved, parsed and checked before anything runs. The returned
- * sources are the closed set a workflow run retains.
+ * sources are the closed set a workflow run retains, each without a leading
+ * byte-order mark (so a document hashes the same with or without one).
  *
  * Invariants: an unknown component, a component cycle, an unknown prop or a
  * literal prop of the wrong type is a `DocumentError` at the invocation.
@@ -11,6 +12,7 @@
 import type { JsonObject } from "../json/json-value.ts";
 import { type PropsSpec, validateComponentProps } from "../props/mod.ts";
 import { DocumentError } from "./document-error.ts";
+import { documentText } from "./document-text.ts";
 import { type ParsedDocument, parseDocument } from "./parse-document.ts";
 import type { Element, Part } from "./tree.ts";
 
@@ -54,9 +56,10 @@ export async function loadProgram(
   read: SourceReader,
   options: { target?: string } = {},
 ): Promise<Program> {
-  const rootDocument = parseDocument(root.text, root.file, { target: options.target });
+  const rootText = documentText(root.text);
+  const rootDocument = parseDocument(rootText, root.file, { target: options.target });
   const components = new Map<string, ParsedDocument>();
-  const sources = new Map<string, string>([[root.file, root.text]]);
+  const sources = new Map<string, string>([[root.file, rootText]]);
   const queue: ParsedDocument[] = [rootDocument];
   while (queue.length) {
     const document = queue.shift()!;
@@ -66,7 +69,7 @@ export async function loadProgram(
       for (const label of componentCandidates(name)) {
         const text = await read(label);
         if (text !== undefined) {
-          found = { label, text };
+          found = { label, text: documentText(text) };
           break;
         }
       }

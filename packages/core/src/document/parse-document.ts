@@ -25,6 +25,7 @@ import { parseFrontmatter, type PropsSpec } from "../props/mod.ts";
 import { type AttributeRule, BUILTINS, RESERVED_NAMES } from "./builtins.ts";
 import { parseCodeModifiers } from "./code-info.ts";
 import { DocumentError } from "./document-error.ts";
+import { documentText } from "./document-text.ts";
 import type { SourcePosition } from "./source-position.ts";
 import { selectTarget } from "./select-target.ts";
 import type { AttributeValue, Element, ExecCode, Part } from "./tree.ts";
@@ -90,8 +91,9 @@ export function parseDocument(
   file: string,
   options: ParseOptions = {},
 ): ParsedDocument {
-  const tree = parseMdast(text, file);
-  return new DocumentBuilder(text, file, options).build(tree);
+  const source = documentText(text);
+  const tree = parseMdast(source, file);
+  return new DocumentBuilder(source, file, options).build(tree);
 }
 
 function parseMdast(text: string, file: string): Root {
