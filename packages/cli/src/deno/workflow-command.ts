@@ -10,7 +10,7 @@
  * xmd workflow history <run-id> [--json]
  * xmd workflow cancel <run-id>
  * xmd workflow delete <run-id>
- * xmd workflow export <run-id> [--at=<event-id>] <directory>
+ * xmd workflow export <run-id> [--at=<event-id>] [--preserve-modes] <directory>
  * xmd workflow diff <run-id> <event-a> <event-b> [--json]
  * ```
  *
@@ -26,6 +26,7 @@ import {
   checkWorkflowSupport,
   type ExecutionIo,
   type ExecutionReport,
+  ExportRefusedError,
   RUN_STATUSES,
   type RunStatus,
 } from "@xmd/workflow";
@@ -60,14 +61,17 @@ Commands:
   history <run-id> [--json]
   cancel <run-id>
   delete <run-id>
-  export <run-id> [--at=<event-id>] <directory>
+  export <run-id> [--at=<event-id>] [--preserve-modes] <directory>
   diff <run-id> <event-a> <event-b> [--json]
 
 export writes the run's Workspace as it is now (or, with --at, as it was after
 that event) into a new or empty directory: directories, files with their
 permission bits, symlinks with their targets verbatim. Hard links are recreated
 from the live Workspace; a root older than the live one records no inode
-identity, so its hard-linked files are written as separate copies.
+identity, so its hard-linked files are written as separate copies. Modes lose
+their set-uid, set-gid and sticky bits and pass through your umask, as for any
+file a program creates; --preserve-modes writes them exactly as the run
+recorded them. An export that fails leaves nothing behind.
 diff lists the paths added (A), removed (D) and changed (M) between the
 Workspace after <event-a> and after <event-b>; history shows each event's root.
 
@@ -212,10 +216,20 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
     }
     case "export": {
       const atFlag = [...flags].find((flag) => flag.startsWith("--at="));
-      onlyFlags(command, flags, atFlag ? [atFlag] : []);
+      onlyFlags(command, flags, ["--preserve-modes", ...(atFlag ? [atFlag] : [])]);
       const [id, directory] = exactly(command, positionals, ["<run-id>", "<directory>"]);
       const at = atFlag === undefined ? null : eventId(atFlag.slice("--at=".length));
-      const exported = await host.export(id, at, io.resolve(directory));
+      const preserveModes = flags.has("--preserve-modes");
+      const exported = await host.export(id, at, io.resolve(directory), { preserveModes })
+        .catch((error) => {
+          throw error instanceof ExportRefusedError && error.path !== undefined
+            ? new ExportRefusedError(`${error.message}. ${exportAdvice(error.code, id)}`, {
+              cause: error,
+              code: error.code,
+              path: error.path,
+            })
+            : error;
+        });
       const counts = [
         count(exported.files, "file"),
         count(exported.directories, "directory", "directories"),
@@ -381,6 +395,13 @@ async function finish(
     }
   }
   return EXIT[report.status];
+}
+
+/** What to do when the host refused a path of the Workspace being exported. */
+function exportAdvice(code: string | undefined, id: string): string {
+  return code === "ENAMETOOLONG"
+    ? `This file system cannot hold that name: export the root of an earlier event with --at=<event-id> (see xmd workflow history ${id}), or change the document`
+    : "Remove the cause and export again";
 }
 
 /** An event id as the user typed it: a positive integer. */

@@ -62,6 +62,11 @@ async function tree(dir: string, prefix = ""): Promise<string[]> {
   return paths.sort();
 }
 
+/** The names in `dir`, sorted. */
+async function names(dir: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(dir), (entry) => entry.name)).sort();
+}
+
 const read = (path: string) => Deno.readTextFile(path);
 const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o7777;
 
@@ -307,4 +312,142 @@ Deno.test("workflow export recreates symlinks verbatim, hard links from the live
   assert.equal(await read(`${old}/hard`), "data\n");
   assert.equal(await Deno.readLink(`${old}/link`), "sub/file");
   assert.equal(await modeOf(`${old}/private`), 0o700);
+});
+
+const MODES_DOC = [
+  "# Modes",
+  "",
+  "```sh exec",
+  "mkdir -p out/shared out/team out/tmp",
+  "echo run > out/prog",
+  "chmod 4755 out/prog",
+  "echo group > out/group",
+  "chmod 2755 out/group",
+  "echo open > out/open",
+  "chmod 666 out/open",
+  "chmod 777 out/shared",
+  "chmod 2775 out/team",
+  "chmod 1777 out/tmp",
+  "```",
+  "",
+].join("\n");
+
+/** Runs `attempt` with the process umask at `mask`; a subprocess inherits it. */
+async function withUmask<T>(mask: number, attempt: () => Promise<T>): Promise<T> {
+  const previous = Deno.umask(mask);
+  try {
+    return await attempt();
+  } finally {
+    Deno.umask(previous);
+  }
+}
+
+Deno.test("WS-42 export drops set-uid, set-gid and sticky bits and honours the umask; --preserve-modes writes the recorded modes", async () => {
+  const box = await sandbox({ "modes.md": MODES_DOC });
+  ok(await box.xmd("start", "--id=modes", "modes.md"));
+  await Deno.mkdir(`${box.cwd}/empty`, { mode: 0o751 });
+  await Deno.chmod(`${box.cwd}/empty`, 0o751);
+  const [masked, preserved, intoEmpty] = await withUmask(0o027, () =>
+    Promise.all([
+      box.xmd("export", "modes", "masked"),
+      box.xmd("export", "--preserve-modes", "modes", "preserved"),
+      box.xmd("export", "modes", "--preserve-modes", "empty"),
+    ]));
+  assert.match(ok(masked).stdout, /: 3 files, 4 directories, 0 symlinks, 0 hard links\n$/);
+  const modes = async (dir: string) =>
+    Object.fromEntries(
+      await Promise.all(
+        ["", "out", "out/prog", "out/group", "out/open", "out/shared", "out/team", "out/tmp"].map(
+          async (path) => [path, (await modeOf(`${box.cwd}/${dir}/${path}`)).toString(8)],
+        ),
+      ),
+    );
+  // By default a mode is what the umask (027 here) leaves of its permission bits.
+  assert.deepEqual(await modes("masked"), {
+    "": "750",
+    out: "750",
+    "out/prog": "750",
+    "out/group": "750",
+    "out/open": "640",
+    "out/shared": "750",
+    "out/team": "750",
+    "out/tmp": "750",
+  });
+  ok(preserved);
+  const recorded = {
+    out: "755",
+    "out/prog": "4755",
+    "out/group": "2755",
+    "out/open": "666",
+    "out/shared": "777",
+    "out/team": "2775",
+    "out/tmp": "1777",
+  };
+  assert.deepEqual(await modes("preserved"), { "": "750", ...recorded });
+  // An existing empty folder is filled, keeping its own mode, and holds nothing else.
+  ok(intoEmpty);
+  assert.deepEqual(await modes("empty"), { "": "751", ...recorded });
+  assert.deepEqual(await tree(`${box.cwd}/empty`), await tree(`${box.cwd}/preserved`));
+  assert.equal(await read(`${box.cwd}/empty/out/prog`), "run\n");
+  assert.deepEqual(
+    await names(box.cwd),
+    ["empty", "masked", "modes.md", "preserved", "runs"],
+    "an export left a staging folder",
+  );
+});
+
+const LONG_NAME = "x".repeat(300);
+const LONG_DOC = [
+  "# Long",
+  "",
+  "```sh exec",
+  "mkdir -p out/sub",
+  "echo one > out/sub/first",
+  `echo two > out/${LONG_NAME}`,
+  "echo three > out/zlast",
+  "```",
+  "",
+].join("\n");
+
+Deno.test("WS-43 an export the host refuses leaves nothing: a 300-byte name, a target under a file, in /proc, or too long", async () => {
+  const box = await sandbox({ "long.md": LONG_DOC, "afile": "mine\n" });
+  ok(await box.xmd("start", "--id=long", "long.md"));
+  await Deno.mkdir(`${box.cwd}/empty`);
+  await Deno.chmod(`${box.cwd}/empty`, 0o751);
+  const before = await tree(box.cwd);
+  const database = await Deno.readFile(box.db("long"));
+  const impossible = [
+    `${box.cwd}/afile/out`,
+    `${box.cwd}/${"b".repeat(300)}`,
+    ...(Deno.build.os === "linux" ? ["/proc/xmd-export-test"] : []),
+  ];
+  const [intoNew, intoEmpty, ...refusedTargets] = await Promise.all([
+    box.xmd("export", "long", "new/deep/target"),
+    box.xmd("export", "long", "empty"),
+    ...impossible.map((target) => box.xmd("export", "long", target)),
+  ]);
+  // Written in tree order, out/sub/first came before the refused name: it is gone too.
+  const refusedName = (target: string) =>
+    new RegExp(
+      `^xmd: Cannot export to "${target}": the host refused "out/${
+        "x".repeat(32)
+      }…": file name too long \\(ENAMETOOLONG\\); nothing was written\\. This file system cannot hold that name: export the root of an earlier event with --at=<event-id> \\(see xmd workflow history long\\), or change the document\\n$`,
+    );
+  assertRefused(intoNew, refusedName(`${box.cwd}/new/deep/target`));
+  assertRefused(intoEmpty, refusedName(`${box.cwd}/empty`));
+  for (const [index, refused] of refusedTargets.entries()) {
+    assertRefused(
+      refused,
+      new RegExp(
+        `^xmd: Cannot export to "${
+          impossible[index]
+        }": the host refused it: [a-z ]+ \\((ENOTDIR|ENAMETOOLONG|ENOENT)\\)\\. Name a new or empty directory you can write\\n$`,
+      ),
+    );
+  }
+  assert.deepEqual(await tree(box.cwd), before, "a refused export left files or folders");
+  assert.equal(await modeOf(`${box.cwd}/empty`), 0o751);
+  assert.equal(await read(`${box.cwd}/afile`), "mine\n");
+  assert.deepEqual(await Deno.readFile(box.db("long")), database, "an export changed the run");
+  if (Deno.build.os === "linux") assert.ok(await missing("/proc/xmd-export-test"));
 });

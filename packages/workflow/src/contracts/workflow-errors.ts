@@ -50,7 +50,20 @@ export class ExecutorLostError extends Error {
   override name = "ExecutorLostError";
 }
 
-/** `export` refused its target directory (not empty, not a directory). Nothing was written. */
+/**
+ * `export` refused: its target (not empty, not a directory, not writable) or
+ * a path the host cannot create there. Nothing was written.
+ */
 export class ExportRefusedError extends Error {
   override name = "ExportRefusedError";
+  /** The host's POSIX code, when the host refused (`ENAMETOOLONG`, `ENOTDIR`, …). */
+  readonly code?: string;
+  /** The Workspace path the host refused, when it was not the target itself. */
+  readonly path?: string;
+
+  constructor(message: string, options?: ErrorOptions & { code?: string; path?: string }) {
+    super(message, options);
+    this.code = options?.code;
+    this.path = options?.path;
+  }
 }

@@ -64,6 +64,16 @@ export interface RunHistory extends RunInspection {
   events: { id: number; at: number; root: string; event: JournalEvent }[];
 }
 
+/** How `export` writes modes. */
+export interface ExportOptions {
+  /**
+   * Writes every recorded mode bit, set-uid, set-gid and sticky included, and
+   * ignores the umask. By default those three bits are dropped and the umask
+   * applies, as for any file a program creates.
+   */
+  preserveModes?: boolean;
+}
+
 /** What `export` wrote. */
 export interface ExportReport {
   /** The run id. */
@@ -126,9 +136,15 @@ export interface WorkflowHost {
   /**
    * Writes the run's current Workspace root, or the root after event `at`,
    * into `directory` (missing or empty). The root is verified first; takes
-   * no lock and changes nothing in the run.
+   * no lock and changes nothing in the run. All or nothing: a failed export
+   * leaves no file behind.
    */
-  export(id: string, at: number | null, directory: string): Promise<ExportReport>;
+  export(
+    id: string,
+    at: number | null,
+    directory: string,
+    options?: ExportOptions,
+  ): Promise<ExportReport>;
   /** Paths added, removed and changed between the roots after events `from` and `to`. Reads only. */
   diff(id: string, from: number, to: number): Promise<RunDiff>;
   /** Cancels a suspended or interrupted run. */

@@ -35,6 +35,7 @@ import {
 import type {
   ExecutionIo,
   ExecutionReport,
+  ExportOptions,
   ExportReport,
   RunDiff,
   RunHistory,
@@ -202,7 +203,12 @@ export class LocalWorkflowHost implements WorkflowHost {
     return { ...inspectStore(store), events: store.events() };
   }
 
-  async export(id: string, at: number | null, directory: string): Promise<ExportReport> {
+  async export(
+    id: string,
+    at: number | null,
+    directory: string,
+    options: ExportOptions = {},
+  ): Promise<ExportReport> {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
@@ -219,6 +225,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       walkRoot(seam, root, where),
       liveHardLinks(seam, root),
       directory,
+      options,
     );
     return { id, event, root, ...counts };
   }
