@@ -46,6 +46,8 @@ const USER_ERRORS = new Set([
   "AnswerRefusedError",
   "ExecutorLostError",
   "ExportRefusedError",
+  "WorkerShellPermissionError",
+  "ShellLostError",
 ]);
 
 /** Runs `xmd` with `args` and returns the exit code. */

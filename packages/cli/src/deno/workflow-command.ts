@@ -29,8 +29,9 @@ import {
   ExportRefusedError,
   RUN_STATUSES,
   type RunStatus,
+  ShellLostError,
 } from "@xmd/workflow";
-import { LocalWorkflowHost } from "@xmd/workflow/deno";
+import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
@@ -105,6 +106,19 @@ export function runsFolder(env: Record<string, string | undefined>): string {
   return join(home, ".xmd", "runs");
 }
 
+/** Worker Shell's options: `XMD_WORKER_SHELL_HEAP_MIB` sets its interpreter's heap limit. */
+export function shellOptions(env: Record<string, string | undefined>): WorkerShellOptions {
+  const configured = env.XMD_WORKER_SHELL_HEAP_MIB;
+  if (configured === undefined || configured === "") return {};
+  const mib = Number(configured);
+  if (!/^[0-9]{1,7}$/.test(configured) || mib < 16) {
+    throw new UsageError(
+      "XMD_WORKER_SHELL_HEAP_MIB must be a whole number of MiB, at least 16 (the default is 2048)",
+    );
+  }
+  return { heapLimitMib: mib };
+}
+
 /** Runs `xmd workflow` and returns the exit code. */
 export async function workflowCommand(args: readonly string[], io: CommandIo): Promise<number> {
   const [command, ...rest] = args;
@@ -116,7 +130,7 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
     io.stdout(WORKFLOW_USAGE + "\n");
     return 0;
   }
-  const host = new LocalWorkflowHost(runsFolder(io.env));
+  const host = new LocalWorkflowHost(runsFolder(io.env), { shell: shellOptions(io.env) });
   const flags = new Set(rest.filter((arg) => arg.startsWith("--")));
   const positionals = rest.filter((arg) => !arg.startsWith("--"));
   const json = flags.has("--json");
@@ -346,6 +360,11 @@ async function execute(
       const status = await host.inspect(id).then(({ record }) => record.status, () => undefined);
       if (status === "failed" || status === "interrupted") {
         io.stderr(`workflow status: ${status}\n`);
+      }
+      if (status === "interrupted" && error instanceof ShellLostError) {
+        // The environment stopped the block, not the document: the run resumes.
+        io.stderr(`xmd: ${error.message}\nContinue the run with: xmd workflow resume ${id}\n`);
+        return EXIT.interrupted;
       }
     }
     throw error;

@@ -67,3 +67,17 @@ export class ExportRefusedError extends Error {
     this.path = options?.path;
   }
 }
+
+/**
+ * The shell stopped before its block ended, for a reason outside the document
+ * (its process was killed or crashed). The block's effect is not journaled and
+ * its changes are discarded; the run is left `interrupted`, to resume.
+ */
+export class ShellLostError extends Error {
+  override name = "ShellLostError";
+}
+
+/** This process may not start the shell interpreter a document's exec blocks need. Nothing was created. */
+export class WorkerShellPermissionError extends Error {
+  override name = "WorkerShellPermissionError";
+}

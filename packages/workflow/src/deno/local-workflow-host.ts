@@ -30,6 +30,7 @@ import {
   RunConflictError,
   RunNotFoundError,
   RunStateError,
+  WorkerShellPermissionError,
   WorkflowDatabaseCorruptError,
 } from "../contracts/workflow-errors.ts";
 import type {
@@ -45,6 +46,7 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
+import { hasExecBlocks } from "../execution/workflow-support.ts";
 import { RunStore } from "../store/run-store.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
 import { liveRootOf } from "../workspace/live-root.ts";
@@ -54,7 +56,8 @@ import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
-import { WorkerShell } from "./worker-shell.ts";
+import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
+import { interpreterStartProblem } from "./worker-shell-process.ts";
 import { openRunDatabase } from "./run-database.ts";
 
 const RECOGNITION_ERRORS = new Set([
@@ -81,13 +84,21 @@ export function definitionHash(program: Program, target: string | undefined): st
   return sha256Hex(canonicalJson({ sources, target: target ?? null }));
 }
 
+/** How a local host runs documents. */
+export interface LocalWorkflowHostOptions {
+  /** How Worker Shell runs exec blocks (its interpreter's heap limit). */
+  shell?: WorkerShellOptions;
+}
+
 /** A `WorkflowHost` over a local runs folder. */
 export class LocalWorkflowHost implements WorkflowHost {
   readonly #runs: string;
+  readonly #shell: WorkerShellOptions;
 
   /** `runs` is an absolute folder; it is created on first use. */
-  constructor(runs: string) {
+  constructor(runs: string, options: LocalWorkflowHostOptions = {}) {
     this.#runs = runs;
+    this.#shell = options.shell ?? {};
   }
 
   /** The database path of run `id`. */
@@ -98,6 +109,10 @@ export class LocalWorkflowHost implements WorkflowHost {
   async start(request: StartRequest, io: ExecutionIo): Promise<ExecutionReport> {
     const id = request.id ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
     checkRunId(id);
+    // A process that may not start the interpreter is refused before a run
+    // exists, rather than leaving one stopped at its first block.
+    const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
+    if (shellProblem !== null) throw new WorkerShellPermissionError(shellProblem);
     await Deno.mkdir(this.#runs, { recursive: true });
     const path = this.pathOf(id);
     using lock = await ExecutorLock.acquire(`${path}.lock`, id);
@@ -366,7 +381,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const result = await executeRun({
       store,
       execution,
-      shell: (workspace) => new WorkerShell(workspace),
+      shell: (workspace) => new WorkerShell(workspace, this.#shell),
       sha256: nativeSha256Hex,
       gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
       stdout: io.stdout,

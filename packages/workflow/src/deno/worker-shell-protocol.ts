@@ -1,13 +1,17 @@
 /**
- * The messages between Worker Shell's host and its Worker. Every request from
- * the Worker carries the token of the effect it serves; the host refuses a
- * token that is not the current one, so a stale Worker reaches nothing.
+ * The messages between Worker Shell's host and its interpreter process, each
+ * a frame header (see worker-shell-frames.ts). Every request from the
+ * interpreter carries the token of the effect it serves; the host refuses a
+ * token that is not the current one, so a stale interpreter reaches nothing.
+ * Bytes travel as the frame's payload: the content of `writeFile` and
+ * `appendFile`, the value of a reply marked `bytes`, and an output's text
+ * (UTF-8).
  *
  * @module
  */
 import { z } from "zod";
 
-/** Filesystem operations the Worker may ask for. */
+/** Filesystem operations the interpreter may ask for. */
 export const FS_OPS = [
   "readFile",
   "writeFile",
@@ -31,7 +35,7 @@ export const FS_OPS = [
 /** A filesystem operation name. */
 export type FsOp = typeof FS_OPS[number];
 
-/** Host → Worker: run one script. */
+/** Host → interpreter: run one script. */
 export interface RunMessage {
   /** Discriminant. */
   type: "run";
@@ -45,39 +49,38 @@ export interface RunMessage {
   timeoutMs: number;
 }
 
-/** Host → Worker: the answer to a filesystem request. */
+/** Host → interpreter: the answer to a filesystem request. */
 export interface ReplyMessage {
   /** Discriminant. */
   type: "reply";
   /** The request id. */
   id: number;
-  /** The result, when it succeeded. */
+  /** The result, when it succeeded and is not bytes. */
   value?: unknown;
+  /** The result is the frame's payload (a file's content). */
+  bytes?: true;
   /** The POSIX refusal, when it failed. */
   error?: { code: string; message: string };
 }
 
-/** Worker → host messages, parsed strictly. */
+/** Interpreter → host messages, parsed strictly. */
 export const WorkerMessageSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("fs"),
     token: z.string(),
     id: z.number().int().nonnegative(),
     op: z.enum(FS_OPS),
-    args: z.array(z.unknown()).max(4),
+    args: z.array(z.union([z.string(), z.number(), z.boolean()])).max(3),
   }).strict(),
   z.object({
     type: z.literal("output"),
     token: z.string(),
     stream: z.enum(["stdout", "stderr"]),
-    data: z.string(),
   }).strict(),
   z.object({
     type: z.literal("done"),
     token: z.string(),
     exitCode: z.number().int(),
-    stdout: z.string(),
-    stderr: z.string(),
   }).strict(),
   z.object({
     type: z.literal("crash"),
@@ -86,5 +89,5 @@ export const WorkerMessageSchema = z.discriminatedUnion("type", [
   }).strict(),
 ]);
 
-/** A message from the Worker. */
+/** A message from the interpreter. */
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;

@@ -1,14 +1,19 @@
 /**
  * Worker Shell: runs `sh`/`bash` exec blocks with `just-bash` in a Deno
- * Worker started with no permissions, against the run's Workspace.
+ * process started with no permissions and a V8 heap limit, against the run's
+ * Workspace (see worker-shell-process.ts).
  *
  * Invariants:
- * - The Worker reaches the Workspace only through messages the host answers;
- *   each carries the current effect's token, and any other token is refused.
- * - A block that outlives its timeout, or is cancelled, is stopped with
- *   `Worker.terminate()` (a CPU-bound script cannot block the host, which
- *   runs on another thread); the next block gets a fresh Worker.
- * - The Worker is kept warm between blocks of one run.
+ * - The interpreter reaches the Workspace only through frames the host
+ *   answers; each carries the current effect's token, and any other token is
+ *   refused.
+ * - A block that outlives its timeout, or is cancelled, is stopped by killing
+ *   the process (a CPU-bound script cannot delay it); the next block gets a
+ *   fresh process.
+ * - A block whose interpreter runs out of heap fails with a `WorkerShellError`
+ *   that says so (the host is unharmed); a process that dies for any other
+ *   reason fails the block with `ShellLostError` (the run is interrupted).
+ * - The process is kept warm between blocks of one run.
  * - Output streams: each top-level statement's output (and each iteration's,
  *   in a top-level loop) reaches `onStdout`/`onStderr` as soon as it ends
  *   (see worker-shell-streaming.ts); a block stopped early keeps what it
@@ -26,8 +31,17 @@ import {
   type ShellRequest,
   type ShellResult,
 } from "@xmd/core";
+import { ShellLostError } from "../contracts/workflow-errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { workspacePath } from "../workspace/workspace-file-system.ts";
+import type { Frame } from "./worker-shell-frames.ts";
+import {
+  DEFAULT_HEAP_LIMIT_MIB,
+  INTERPRETER_URL,
+  interpreterStartProblem,
+  type ShellExit,
+  ShellProcess,
+} from "./worker-shell-process.ts";
 import {
   type FsOp,
   type ReplyMessage,
@@ -35,38 +49,67 @@ import {
   WorkerMessageSchema,
 } from "./worker-shell-protocol.ts";
 
-/** A block Worker Shell cannot run (another language, an interpreter failure). */
+/** A block Worker Shell cannot run (another language, an interpreter failure, out of memory). */
 export class WorkerShellError extends EffectRefusal {
   override name = "WorkerShellError";
 }
 
-const WORKER_URL = new URL("./worker-shell-worker.ts", import.meta.url);
+/** How Worker Shell runs its interpreter. */
+export interface WorkerShellOptions {
+  /** The interpreter's V8 heap limit in MiB (default 2048). */
+  heapLimitMib?: number;
+  /**
+   * The interpreter module, speaking worker-shell-frames.ts (default:
+   * just-bash's); tests stand in interpreters that misbehave on purpose.
+   */
+  interpreter?: URL;
+}
+
 /** The longest delay `setTimeout` honors (a longer one would fire at once); longer timeouts are clamped to it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A `ShellProvider` running blocks in a permission-less Worker against a Workspace. */
-export class WorkerShell implements ShellProvider, Disposable {
+/** The block being run: how to end it. */
+interface Block {
+  token: string;
+  process: ShellProcess;
+  request: ShellRequest;
+  output(stream: "stdout" | "stderr", text: string): void;
+  done(exitCode: number): void;
+  fail(error: Error): void;
+}
+
+const decoder = new TextDecoder();
+
+/** A `ShellProvider` running blocks in a permission-less process against a Workspace. */
+export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
   readonly #workspace: Workspace;
-  #worker: Worker | undefined;
-  #token: string | undefined;
+  readonly #heapLimitMib: number;
+  readonly #interpreter: URL;
+  #process: ShellProcess | undefined;
+  #block: Block | undefined;
+  readonly #ending = new Set<Promise<void>>();
 
   /** A shell over `workspace`. */
-  constructor(workspace: Workspace) {
+  constructor(workspace: Workspace, options: WorkerShellOptions = {}) {
     this.#workspace = workspace;
+    this.#heapLimitMib = options.heapLimitMib ?? DEFAULT_HEAP_LIMIT_MIB;
+    this.#interpreter = options.interpreter ?? INTERPRETER_URL;
   }
 
-  /** Starts the Worker ahead of the first block (it takes a moment to load). */
+  /** Starts the interpreter ahead of the first block (it takes a moment to load). */
   warm(): void {
-    this.#worker ??= this.#spawn();
+    this.#process ??= this.#spawn();
   }
 
   /**
    * Runs one block to completion, timeout (exit code 124, `timedOut: true`) or
    * cancellation (exit code 130). Rejects with a `WorkerShellError` for another
-   * language or an interpreter failure, with a `FileSystemError` when `cwd` is
-   * not a Workspace directory, and with the Workspace's own error when the
-   * Workspace fails to serve a request (storage, corruption): that error is
-   * not the script's to handle, so the Worker is stopped and the run stops.
+   * language, an interpreter failure or an interpreter out of memory; with a
+   * `FileSystemError` when `cwd` is not a Workspace directory; with
+   * `ShellLostError` when the interpreter process dies for another reason;
+   * and with the Workspace's own error when the Workspace fails to serve a
+   * request (storage, corruption): that error is not the script's to handle,
+   * so the interpreter is stopped and the run stops.
    */
   run(request: ShellRequest): Promise<ShellResult> {
     if (request.lang !== "sh" && request.lang !== "bash") {
@@ -85,21 +128,29 @@ export class WorkerShell implements ShellProvider, Disposable {
     if (request.signal.aborted) {
       return Promise.resolve({ exitCode: 130, stdout: "", stderr: "", timedOut: false });
     }
-    const worker = this.#worker ??= this.#spawn();
+    let process: ShellProcess;
+    try {
+      process = this.#process ??= this.#spawn();
+    } catch (error) {
+      // Not the document's failure (a missing permission, no Deno binary):
+      // the run stops interrupted, to resume where the interpreter can start.
+      const problem = interpreterStartProblem() ??
+        `Cannot start Worker Shell's interpreter: ${
+          error instanceof Error ? error.message : error
+        }`;
+      return Promise.reject(new ShellLostError(problem, { cause: error }));
+    }
     const token = crypto.randomUUID();
-    this.#token = token;
     return new Promise<ShellResult>((resolve, reject) => {
-      let settled = false;
       // What has streamed so far: a block stopped by its timeout or a
       // cancellation keeps the output its reader has already seen.
       let stdout = "";
       let stderr = "";
       const finish = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
+        if (this.#block !== block) return;
+        this.#block = undefined;
         clearTimeout(timer);
         request.signal.removeEventListener("abort", onAbort);
-        this.#token = undefined;
         outcome();
       };
       const stop = (exitCode: number, timedOut: boolean) =>
@@ -107,72 +158,34 @@ export class WorkerShell implements ShellProvider, Disposable {
           this.#kill();
           resolve({ exitCode, stdout, stderr, timedOut });
         });
+      const block: Block = {
+        token,
+        process,
+        request,
+        output: (stream, text) => {
+          if (stream === "stdout") {
+            stdout += text;
+            request.onStdout(text);
+          } else {
+            stderr += text;
+            request.onStderr(text);
+          }
+        },
+        done: (exitCode) => finish(() => resolve({ exitCode, stdout, stderr, timedOut: false })),
+        fail: (error) =>
+          finish(() => {
+            this.#kill();
+            reject(error);
+          }),
+      };
+      this.#block = block;
       const timer = setTimeout(
         () => stop(124, true),
         Math.min(Math.max(request.timeoutMs, 0), MAX_TIMER_MS),
       );
       const onAbort = () => stop(130, false);
       request.signal.addEventListener("abort", onAbort, { once: true });
-      const fail = (error: Error) =>
-        finish(() => {
-          this.#kill();
-          reject(error);
-        });
-      worker.onmessageerror = () =>
-        fail(new WorkerShellError("Worker Shell sent an unreadable message"));
-      worker.onerror = (event) => {
-        event.preventDefault();
-        fail(new WorkerShellError(`Worker Shell failed: ${event.message}`));
-      };
-      worker.onmessage = (event: MessageEvent) => {
-        const parsed = WorkerMessageSchema.safeParse(event.data);
-        if (!parsed.success) return;
-        const message = parsed.data;
-        if (message.token !== token || settled) {
-          if (message.type === "fs") {
-            worker.postMessage({
-              type: "reply",
-              id: message.id,
-              error: { code: "EACCES", message: "this Worker's effect is over" },
-            });
-          }
-          return;
-        }
-        switch (message.type) {
-          case "fs": {
-            const served = this.#serve(message);
-            if (served instanceof Error) fail(served);
-            else worker.postMessage(served);
-            return;
-          }
-          case "output":
-            if (message.stream === "stdout") {
-              stdout += message.data;
-              request.onStdout(message.data);
-            } else {
-              stderr += message.data;
-              request.onStderr(message.data);
-            }
-            return;
-          case "done":
-            finish(() => {
-              // Output no statement's wrapper caught comes with the result.
-              if (message.stdout) request.onStdout(message.stdout);
-              if (message.stderr) request.onStderr(message.stderr);
-              resolve({
-                exitCode: message.exitCode,
-                stdout: stdout + message.stdout,
-                stderr: stderr + message.stderr,
-                timedOut: false,
-              });
-            });
-            return;
-          case "crash":
-            fail(new WorkerShellError(`The shell interpreter failed: ${message.message}`));
-            return;
-        }
-      };
-      worker.postMessage({
+      process.send({
         type: "run",
         token,
         script: request.script,
@@ -182,22 +195,94 @@ export class WorkerShell implements ShellProvider, Disposable {
     });
   }
 
-  /** Stops the Worker. */
+  /** Kills the interpreter. */
   [Symbol.dispose](): void {
     this.#kill();
   }
 
-  #spawn(): Worker {
-    return new Worker(WORKER_URL, {
-      type: "module",
-      deno: { permissions: "none" },
-    } as WorkerOptions);
+  /** Kills the interpreter and waits until every process it started has ended. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#kill();
+    await Promise.all(this.#ending);
+  }
+
+  #spawn(): ShellProcess {
+    const process: ShellProcess = new ShellProcess(this.#interpreter, this.#heapLimitMib, {
+      onFrame: (frame) => this.#receive(process, frame),
+      onExit: (exit) => this.#exited(process, exit),
+    });
+    const ended = process.ended.finally(() => this.#ending.delete(ended));
+    this.#ending.add(ended);
+    return process;
   }
 
   #kill(): void {
-    this.#worker?.terminate();
-    this.#worker = undefined;
-    this.#token = undefined;
+    this.#process?.kill();
+    this.#process = undefined;
+  }
+
+  #receive(process: ShellProcess, frame: Frame): void {
+    const block = this.#block?.process === process ? this.#block : undefined;
+    const parsed = WorkerMessageSchema.safeParse(frame.header);
+    if (!parsed.success) {
+      block?.fail(new WorkerShellError("Worker Shell's interpreter sent a malformed message"));
+      process.kill();
+      return;
+    }
+    const message = parsed.data;
+    if (block === undefined || message.token !== block.token) {
+      if (message.type === "fs") {
+        process.send({
+          type: "reply",
+          id: message.id,
+          error: { code: "EACCES", message: "this interpreter's effect is over" },
+        });
+      }
+      return;
+    }
+    switch (message.type) {
+      case "fs": {
+        const served = this.#serve(message, frame.payload);
+        if (served instanceof Error) block.fail(served);
+        else process.send(served.reply, served.payload);
+        return;
+      }
+      case "output":
+        block.output(message.stream, decoder.decode(frame.payload));
+        return;
+      case "done":
+        block.done(message.exitCode);
+        return;
+      case "crash":
+        block.fail(new WorkerShellError(`The shell interpreter failed: ${message.message}`));
+        return;
+    }
+  }
+
+  #exited(process: ShellProcess, exit: ShellExit): void {
+    if (this.#process === process) this.#process = undefined;
+    const block = this.#block?.process === process ? this.#block : undefined;
+    if (block === undefined) return;
+    if (exit.framing !== null) {
+      block.fail(
+        new WorkerShellError(`Worker Shell's interpreter broke its protocol: ${exit.framing}`),
+      );
+    } else if (exit.outOfMemory) {
+      block.fail(
+        new WorkerShellError(
+          `Cannot finish the block: Worker Shell ran out of memory (its heap limit is ${this.#heapLimitMib} MiB)`,
+        ),
+      );
+    } else {
+      const how = exit.signal === null ? `exit code ${exit.code}` : `signal ${exit.signal}`;
+      block.fail(
+        new ShellLostError(
+          `Worker Shell's interpreter stopped (${how}) before the block ended${
+            exit.detail === null ? "" : `: ${exit.detail}`
+          }; the block's changes were discarded`,
+        ),
+      );
+    }
   }
 
   #assertDirectory(cwd: string, logical: string): void {
@@ -222,15 +307,23 @@ export class WorkerShell implements ShellProvider, Disposable {
   }
 
   /** The reply to a request: a value or a POSIX refusal; any other failure is returned to stop the block. */
-  #serve(message: Extract<WorkerMessage, { type: "fs" }>): ReplyMessage | Error {
+  #serve(
+    message: Extract<WorkerMessage, { type: "fs" }>,
+    content: Uint8Array,
+  ): { reply: ReplyMessage; payload?: Uint8Array } | Error {
     try {
-      return { type: "reply", id: message.id, value: this.#apply(message.op, message.args) };
+      const value = this.#apply(message.op, message.args, content);
+      return value instanceof Uint8Array
+        ? { reply: { type: "reply", id: message.id, bytes: true }, payload: value }
+        : { reply: { type: "reply", id: message.id, value } };
     } catch (error) {
       if (error instanceof FileSystemError) {
         return {
-          type: "reply",
-          id: message.id,
-          error: { code: error.code, message: error.message },
+          reply: {
+            type: "reply",
+            id: message.id,
+            error: { code: error.code, message: error.message },
+          },
         };
       }
       // A storage or corruption failure must stop the run (it is never a
@@ -240,7 +333,7 @@ export class WorkerShell implements ShellProvider, Disposable {
   }
 
   /** Applies one filesystem request to the Workspace, each in its own savepoint. */
-  #apply(op: FsOp, args: unknown[]): unknown {
+  #apply(op: FsOp, args: readonly unknown[], content: Uint8Array): unknown {
     const ws = this.#workspace;
     const path = (index: number) => {
       const value = args[index];
@@ -254,10 +347,10 @@ export class WorkerShell implements ShellProvider, Disposable {
         case "readFile":
           return ws.readFile(path(0));
         case "writeFile":
-          return ws.writeFile(path(0), bytes(args[1]));
+          return ws.writeFile(path(0), content);
         case "appendFile": {
           const existing = ws.exists(path(0)) ? ws.readFile(path(0)) : new Uint8Array();
-          const added = bytes(args[1]);
+          const added = content;
           const joined = new Uint8Array(existing.length + added.length);
           joined.set(existing);
           joined.set(added, existing.length);
@@ -297,11 +390,6 @@ export class WorkerShell implements ShellProvider, Disposable {
       }
     });
   }
-}
-
-function bytes(value: unknown): Uint8Array {
-  if (value instanceof Uint8Array) return value;
-  throw new FileSystemError("EINVAL", "?", "Cannot write content that is not bytes (EINVAL)");
 }
 
 function remove(ws: Workspace, path: string, recursive: boolean, force: boolean): void {

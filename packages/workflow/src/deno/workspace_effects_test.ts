@@ -11,7 +11,11 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { type JournalEvent, loadProgram } from "@xmd/core";
-import { LocalWorkflowHost, openRunDatabase } from "@xmd/workflow/deno";
+import {
+  LocalWorkflowHost,
+  type LocalWorkflowHostOptions,
+  openRunDatabase,
+} from "@xmd/workflow/deno";
 import { runXmd } from "../../../cli/src/deno/_run-xmd.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
@@ -19,6 +23,7 @@ import { FileObjectSchema, readObject, TreeObjectSchema } from "../workspace/ver
 import { Workspace } from "../workspace/workspace.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 import { WorkerShell } from "./worker-shell.ts";
+import { standInInterpreter } from "./_test-interpreters.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -35,14 +40,14 @@ class Sandbox implements AsyncDisposable {
   readonly host: LocalWorkflowHost;
   output = "";
 
-  private constructor(dir: string) {
+  private constructor(dir: string, options: LocalWorkflowHostOptions) {
     this.dir = dir;
     this.runs = join(dir, "runs");
-    this.host = new LocalWorkflowHost(this.runs);
+    this.host = new LocalWorkflowHost(this.runs, options);
   }
 
-  static async create(): Promise<Sandbox> {
-    return new Sandbox(await Deno.makeTempDir({ prefix: "xmd-effects-" }));
+  static async create(options: LocalWorkflowHostOptions = {}): Promise<Sandbox> {
+    return new Sandbox(await Deno.makeTempDir({ prefix: "xmd-effects-" }), options);
   }
 
   /** Starts run `id` of document `text`, in-process. */
@@ -146,38 +151,6 @@ function block(script: string, modifiers = ""): string {
   return `\`\`\`sh exec${modifiers ? ` ${modifiers}` : ""}\n${script}\n\`\`\`\n`;
 }
 
-/** Every Worker created while it is active: what the host sent it, and an optional stand-in module. */
-function captureWorkers(options: { url?: string; onMessage?: (data: unknown) => void } = {}) {
-  const globals = globalThis as { Worker: typeof Worker };
-  const Real = globals.Worker;
-  const workers: { worker: Worker; sent: unknown[] }[] = [];
-  globals.Worker = class extends Real {
-    constructor(url: string | URL, init?: WorkerOptions) {
-      super(options.url ?? url, init);
-      const entry = { worker: this as Worker, sent: [] as unknown[] };
-      workers.push(entry);
-      const post = this.postMessage.bind(this);
-      this.postMessage = (message: unknown) => {
-        entry.sent.push(message);
-        post(message);
-      };
-      // Registered before the host's handler, so it sees each message first.
-      const onMessage = options.onMessage;
-      if (onMessage) this.addEventListener("message", (event) => onMessage(event.data));
-    }
-  };
-  return {
-    workers,
-    [Symbol.dispose]() {
-      globals.Worker = Real;
-    },
-  };
-}
-
-function moduleUrl(source: string): string {
-  return URL.createObjectURL(new Blob([source], { type: "application/javascript" }));
-}
-
 async function sha256(data: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data as BufferSource));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -273,46 +246,40 @@ Deno.test("effects: with as, the exit code, stdout and stderr are data and the c
 });
 
 Deno.test("effects: an interpreter failure rolls the block back and commits one failed result", async () => {
-  await using box = await Sandbox.create();
   // just-bash itself reports its failures as exit codes (a syntax error is exit
-  // 2), so a stand-in Worker fails the way a broken interpreter would: after a write.
-  const url = moduleUrl(`
+  // 2), so a stand-in interpreter fails the way a broken one would: after a write.
+  await using standIn = await standInInterpreter(`
     let token = "";
-    self.onmessage = ({ data }) => {
-      if (data.type === "run") {
-        token = data.token;
-        self.postMessage({ type: "fs", token, id: 0, op: "writeFile",
-          args: ["/partial", new TextEncoder().encode("half")] });
+    onFrame((header) => {
+      if (header.type === "run") {
+        token = header.token;
+        send({ type: "fs", token, id: 0, op: "writeFile", args: ["/partial"] }, encoder.encode("half"));
       } else {
-        self.postMessage({ type: "crash", token, message: "InternalError: the interpreter gave up" });
+        send({ type: "crash", token, message: "InternalError: the interpreter gave up" });
       }
-    };`);
-  try {
-    let report;
-    {
-      using _capture = captureWorkers({ url });
-      report = await box.start(
-        "crash",
-        `<File path="kept">kept</File>\n\n${block("echo never runs")}`,
-      );
-    }
-    assert.equal(report.status, "failed");
-    assert.match(report.failure!, /The shell interpreter failed: InternalError/);
-    const events = await box.events("crash");
-    const [failed] = execEvents(events);
-    assert.deepEqual(result(failed), {
-      status: "err",
-      error: {
-        name: "WorkerShellError",
-        message: "The shell interpreter failed: InternalError: the interpreter gave up",
-      },
-    });
-    assert.equal(failed.root, rootBefore(events, failed));
-    assert.deepEqual(await box.read("crash", workspaceOf), ['/kept = "kept"']);
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+    });`);
+  await using box = await Sandbox.create({ shell: { interpreter: standIn.url } });
+  const report = await box.start(
+    "crash",
+    `<File path="kept">kept</File>\n\n${block("echo never runs")}`,
+  );
+  assert.equal(report.status, "failed");
+  assert.match(report.failure!, /The shell interpreter failed: InternalError/);
+  const events = await box.events("crash");
+  const [failed] = execEvents(events);
+  assert.deepEqual(result(failed), {
+    status: "err",
+    error: {
+      name: "WorkerShellError",
+      message: "The shell interpreter failed: InternalError: the interpreter gave up",
+    },
+  });
+  assert.equal(failed.root, rootBefore(events, failed));
+  assert.deepEqual(await box.read("crash", workspaceOf), ['/kept = "kept"']);
+});
 
+Deno.test("effects: a syntax error is the block's exit code 2, and nothing is kept", async () => {
+  await using box = await Sandbox.create();
   const syntax = await box.start("syntax", block("echo x > x\nif then fi"));
   assert.equal(syntax.status, "failed");
   assert.match(syntax.failure!, /exited with code 2/);
@@ -359,17 +326,16 @@ Deno.test("effects: a cancelled block publishes nothing, and resuming runs it ag
   await using box = await Sandbox.create();
   const controller = new AbortController();
   let report;
-  {
-    // Cancel once the block has written c and asks to read it back: mid-block, deterministically.
-    using _capture = captureWorkers({
-      onMessage: (data) => {
-        const message = data as { type: string; op?: string; args?: unknown[] };
-        if (message.type === "fs" && message.op === "readFile" && message.args?.[0] === "/c") {
-          controller.abort();
-        }
-      },
-    });
+  // Cancel once the block has written c and asks to read it back: mid-block, deterministically.
+  const readFile = Workspace.prototype.readFile;
+  Workspace.prototype.readFile = function (this: Workspace, path: string) {
+    if (path === "/c") controller.abort();
+    return readFile.call(this, path);
+  };
+  try {
     report = await box.start("cancel", block("echo x > c; cat c > d"), controller.signal);
+  } finally {
+    Workspace.prototype.readFile = readFile;
   }
   assert.equal(report.status, "interrupted");
   let events = await box.events("cancel");
@@ -387,46 +353,57 @@ Deno.test("effects: a cancelled block publishes nothing, and resuming runs it ag
   assert.deepEqual(await box.read("cancel", workspaceOf), ['/c = "x\\n"', '/d = "x\\n"']);
 });
 
-Deno.test("effects: a stale Worker's requests are refused by token, before and after its effect ends", async () => {
+Deno.test("effects: a stale interpreter's requests are refused by token, before and after its effect ends", async () => {
+  // Block 1 writes /one. Block 2 sends requests under block 1's token and its
+  // own, prints the replies, ends, then sends one more under its own token;
+  // block 3 prints that last reply.
+  await using standIn = await standInInterpreter(`
+    const tokens: string[] = [];
+    const replies: Record<number, unknown> = {};
+    let waiting = 0;
+    const print = (token: string, value: unknown) =>
+      send({ type: "output", token, stream: "stdout" }, encoder.encode(JSON.stringify(value)));
+    const fs = (token: string, id: number, op: string, args: string[], content?: Uint8Array) =>
+      send({ type: "fs", token, id, op, args }, content);
+    onFrame((header, payload) => {
+      if (header.type === "reply") {
+        replies[header.id] = header.error?.code ?? decoder.decode(payload);
+        if (header.id === 0) send({ type: "done", token: tokens[0], exitCode: 0 });
+        if (--waiting === 0) {
+          print(tokens[1], { 1: replies[1], 2: replies[2], 3: replies[3] });
+          send({ type: "done", token: tokens[1], exitCode: 0 });
+          fs(tokens[1], 4, "writeFile", ["/late"], encoder.encode("x"));
+        }
+        return;
+      }
+      tokens.push(header.token);
+      if (tokens.length === 1) {
+        fs(tokens[0], 0, "writeFile", ["/one"], encoder.encode("one\\n"));
+      } else if (tokens.length === 2) {
+        waiting = 3;
+        fs(tokens[0], 1, "writeFile", ["/stale"], encoder.encode("x"));
+        fs(tokens[0], 2, "readFile", ["/one"]);
+        fs(tokens[1], 3, "readFile", ["/one"]);
+      } else {
+        print(header.token, { 4: replies[4] });
+        send({ type: "done", token: header.token, exitCode: 0 });
+      }
+    });`);
   const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
   seam.transaction(() => Workspace.initialize(seam));
   const ws = new Workspace(seam);
-  using capture = captureWorkers();
-  using shell = new WorkerShell(ws);
-  await shell.run(request("echo one > one"));
-  const [{ worker, sent }] = capture.workers;
-  const runs = () =>
-    sent.filter((m) => (m as { type: string }).type === "run") as { token: string }[];
-  const stale = runs()[0].token;
-  // Forged requests arrive on the host's side of the Worker's port, as the Worker's would.
-  const forge = (token: string, id: number, op: string, args: unknown[]) =>
-    worker.dispatchEvent(
-      new MessageEvent("message", { data: { type: "fs", token, id, op, args } }),
-    );
-
-  const second = shell.run(request("echo two > two"));
-  const current = runs()[1].token;
-  assert.notEqual(current, stale);
-  forge(stale, 900_001, "writeFile", ["/stale", encoder.encode("x")]);
-  forge(stale, 900_002, "readFile", ["/one"]);
-  forge(current, 900_003, "readFile", ["/one"]);
-  assert.equal((await second).exitCode, 0);
-  forge(current, 900_004, "writeFile", ["/late", encoder.encode("x")]);
-
-  const replies = new Map(
-    sent.filter((m) => (m as { type: string }).type === "reply")
-      .map((m) => [(m as { id: number }).id, m as { value?: unknown; error?: { code: string } }]),
-  );
-  assert.equal(replies.get(900_001)?.error?.code, "EACCES");
-  assert.equal(replies.get(900_002)?.error?.code, "EACCES");
-  assert.equal(replies.get(900_002)?.value, undefined);
-  assert.deepEqual(
-    replies.get(900_003)?.value,
-    encoder.encode("one\n"),
-    "the current token is served",
-  );
-  assert.equal(replies.get(900_004)?.error?.code, "EACCES");
-  assert.deepEqual(ws.readdir("/"), ["one", "two"]);
+  await using shell = new WorkerShell(ws, { interpreter: standIn.url });
+  assert.equal((await shell.run(request("first"))).exitCode, 0);
+  const second = await shell.run(request("second"));
+  assert.equal(second.exitCode, 0);
+  assert.deepEqual(JSON.parse(second.stdout), {
+    1: "EACCES",
+    2: "EACCES",
+    3: "one\n", // the current token is served
+  });
+  const third = await shell.run(request("third"));
+  assert.deepEqual(JSON.parse(third.stdout), { 4: "EACCES" });
+  assert.deepEqual(ws.readdir("/"), ["one"]);
 });
 
 function request(script: string, timeoutMs = 30_000) {

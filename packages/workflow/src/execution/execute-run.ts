@@ -9,7 +9,9 @@
  *   nothing; under an execution (its last executor died before settling) only
  *   the settlement its outcome implies is committed.
  * - An error that must not be journaled (divergence, a secret, storage) ends
- *   the execution as `failed` with a host stop code, then is rethrown.
+ *   the execution as `failed` with a host stop code, then is rethrown; a
+ *   shell that died under its block (`ShellLostError`) ends it `interrupted`
+ *   (stop code `crashed`), to resume.
  *
  * @module
  */
@@ -28,6 +30,7 @@ import {
   type ShellProvider,
 } from "@xmd/core";
 import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
+import { ShellLostError } from "../contracts/workflow-errors.ts";
 import type { RunStore } from "../store/run-store.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
@@ -46,7 +49,7 @@ export interface ExecuteRunOptions {
    * The shell for exec blocks, over the run's Workspace (the local provider's
    * Worker Shell); without it exec blocks are refused.
    */
-  shell?: (workspace: Workspace) => ShellProvider & Partial<Disposable>;
+  shell?: (workspace: Workspace) => ShellProvider & Partial<AsyncDisposable>;
   /** The SHA-256 the Workspace names chunks and objects with (default: `sha256Hex`). */
   sha256?: Sha256;
   /** The secret gate every event passes. */
@@ -92,7 +95,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   // reproduced without providers, then settled.
   const detached = replayOnly || journal.state === "completed";
   let outcome: RunOutcome;
-  let shell: (ShellProvider & Partial<Disposable>) | undefined;
+  let shell: (ShellProvider & Partial<AsyncDisposable>) | undefined;
   try {
     let providers = detachedProviders();
     if (!detached) {
@@ -124,7 +127,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
     if (!replayOnly) settleAfterFailure(store, execution, error);
     throw error;
   } finally {
-    shell?.[Symbol.dispose]?.();
+    await shell?.[Symbol.asyncDispose]?.();
   }
   effects.rollback();
   if (replayOnly) return { status: store.record().status, outcome };
@@ -146,6 +149,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
 }
 
 function settleAfterFailure(store: RunStore, execution: number, error: unknown): void {
+  if (error instanceof ShellLostError) {
+    // Nothing of the block was journaled: the run resumes by running it again.
+    try {
+      store.settle(execution, "interrupted", { kind: "host", code: "crashed" });
+    } catch {
+      // As below: the next executor recovers the run as interrupted.
+    }
+    return;
+  }
   const code: HostStopCode = error instanceof DivergenceError
     ? "divergence"
     : error instanceof Error && error.name === "SecretDetectedError"

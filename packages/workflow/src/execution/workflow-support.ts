@@ -25,19 +25,31 @@ const SHELLS = new Set(["sh", "bash"]);
 
 /** Refuses a program with an exec block Worker Shell cannot run, at the first such block. */
 export function checkWorkflowSupport(program: Program): void {
+  for (const code of execBlocks(program)) {
+    if (!SHELLS.has(code.lang)) {
+      throw new DocumentError(
+        `A "${code.lang}" exec block cannot run in a workflow run: only sh and bash blocks run there (in Worker Shell). Run this document with xmd run instead`,
+        code.position,
+      );
+    }
+  }
+}
+
+/** Whether the program (root or a component) has an exec block, which needs a shell. */
+export function hasExecBlocks(program: Program): boolean {
+  return !execBlocks(program).next().done;
+}
+
+/** Every exec block of the program, in document order, root first. */
+function* execBlocks(program: Program): Generator<Extract<Part, { kind: "code" }>["code"]> {
   for (const document of [program.root, ...program.components.values()]) {
+    const blocks: Extract<Part, { kind: "code" }>["code"][] = [];
     const visitParts = (parts: readonly Part[]) => {
-      for (const part of parts) {
-        if (part.kind === "code" && !SHELLS.has(part.code.lang)) {
-          throw new DocumentError(
-            `A "${part.code.lang}" exec block cannot run in a workflow run: only sh and bash blocks run there (in Worker Shell). Run this document with xmd run instead`,
-            part.code.position,
-          );
-        }
-      }
+      for (const part of parts) if (part.kind === "code") blocks.push(part.code);
     };
     visitParts(document.parts);
     walkElements(document.parts, (element) => visitParts(element.children));
+    yield* blocks;
   }
 }
 

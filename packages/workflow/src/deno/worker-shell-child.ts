@@ -1,21 +1,23 @@
 /**
- * Worker Shell's Worker: `just-bash` inside a Deno Worker started with no
- * permissions. Its filesystem is the run's Workspace, reached only through
- * messages to the host that carry the effect's token; it has no host file,
- * no environment variable, no network and no subprocess.
+ * Worker Shell's interpreter: `just-bash` in a Deno process started with no
+ * permissions and a V8 heap limit (see worker-shell-process.ts). Its
+ * filesystem is the run's Workspace, reached only through frames to the host
+ * on stdout that carry the effect's token; it has no host file, no
+ * environment variable, no network and no subprocess. The host's frames
+ * arrive on stdin; when stdin ends (the host went away), the process exits.
+ *
+ * Run as `deno run <this module> <just-bash module URL>`: the host resolves
+ * `just-bash` where its own module graph does, so this process needs no
+ * configuration file of its own.
  *
  * @module
  */
 import { encodingOf, type EncodingOption, fromBytes, toBytes } from "./worker-shell-bytes.ts";
+import { encodeFrame, FrameReader } from "./worker-shell-frames.ts";
 import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
-
-/** The Worker's global scope (this module runs only as a Worker). */
-const scope = globalThis as unknown as {
-  postMessage(message: unknown): void;
-  onmessage: ((event: MessageEvent<RunMessage | ReplyMessage>) => void) | null;
-};
+import type * as JustBash from "just-bash";
 
 // Node-compat `process.env` is a permission-checked view of the host's
 // environment; some of just-bash's dependencies read it. Give them an empty one.
@@ -25,19 +27,27 @@ if (nodeProcess) {
   Object.defineProperty(nodeProcess, "env", { value: {}, configurable: true, writable: true });
 }
 // just-bash's defense-in-depth reports what it cannot patch on the console;
-// the host's stderr belongs to the document.
+// stdout carries frames and stderr is read by the host only to tell why the
+// process died.
 for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const) {
   console[method] = () => {};
 }
 
-const { Bash, getCommandNames } = await import("just-bash");
+const out = Deno.stdout.writable.getWriter();
+
+/** Sends one frame to the host; frames keep their order. */
+function send(header: unknown, payload?: Uint8Array): void {
+  out.write(encodeFrame(header, payload)).catch(() => Deno.exit(0));
+}
+
+const { Bash, getCommandNames }: typeof JustBash = await import(Deno.args[0]);
 type IFileSystem = ConstructorParameters<typeof Bash>[0] extends infer O
   ? O extends { fs?: infer F } ? NonNullable<F> : never
   : never;
 
 /**
  * Every built-in command but `sqlite3`: it runs in a nested Worker loaded from
- * disk, which this permission-less Worker cannot read (its refusal would name
+ * disk, which this permission-less process cannot read (its refusal would name
  * a host path). Network, Python and JavaScript commands are never registered.
  */
 const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNullable<
@@ -58,11 +68,11 @@ class PosixError extends Error {
   }
 }
 
-function call(op: FsOp, ...args: unknown[]): Promise<unknown> {
+function call(op: FsOp, args: (string | number | boolean)[], content?: Uint8Array) {
   const id = nextId++;
-  return new Promise((resolve, reject) => {
+  return new Promise<unknown>((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    scope.postMessage({ type: "fs", token, id, op, args });
+    send({ type: "fs", token, id, op, args }, content);
   });
 }
 
@@ -85,9 +95,11 @@ type Stat = { kind: "dir" | "file" | "symlink"; mode: number; size: number; ino:
 const DEV_NULL = "/dev/null";
 const DEV_NULL_STAT: Stat = { kind: "file", mode: 0o666, size: 0, ino: 0 };
 
-/** Posts one decoded chunk of the block's output to the host. */
+const encoder = new TextEncoder();
+
+/** Sends one decoded chunk of the block's output to the host. */
 function post(stream: "stdout" | "stderr", data: string): void {
-  if (data) scope.postMessage({ type: "output", token, stream, data });
+  if (data) send({ type: "output", token, stream }, encoder.encode(data));
 }
 
 /** The block's output as it is produced (see worker-shell-streaming.ts). */
@@ -127,7 +139,7 @@ const workspaceFs = {
   },
   async readFileBuffer(path: string): Promise<Uint8Array> {
     if (isDevice(path)) return new Uint8Array();
-    return await call("readFile", path) as Uint8Array;
+    return await call("readFile", [path]) as Uint8Array;
   },
   async writeFile(
     path: string,
@@ -135,7 +147,7 @@ const workspaceFs = {
     options?: EncodingOption,
   ): Promise<void> {
     if (isDevice(path)) return toDevice(path, content, options);
-    await call("writeFile", path, toBytes(content, encodingOf(options)));
+    await call("writeFile", [path], toBytes(content, encodingOf(options)));
   },
   async appendFile(
     path: string,
@@ -143,26 +155,26 @@ const workspaceFs = {
     options?: EncodingOption,
   ): Promise<void> {
     if (isDevice(path)) return toDevice(path, content, options);
-    await call("appendFile", path, toBytes(content, encodingOf(options)));
+    await call("appendFile", [path], toBytes(content, encodingOf(options)));
   },
   async exists(path: string): Promise<boolean> {
     if (isDevice(path)) return true;
-    return await call("exists", path) as boolean;
+    return await call("exists", [path]) as boolean;
   },
   async stat(path: string) {
-    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("stat", path) as Stat);
+    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("stat", [path]) as Stat);
   },
   async lstat(path: string) {
-    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("lstat", path) as Stat);
+    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("lstat", [path]) as Stat);
   },
   async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
-    await call("mkdir", path, options?.recursive ?? false);
+    await call("mkdir", [path, options?.recursive ?? false]);
   },
   async readdir(path: string): Promise<string[]> {
-    return await call("readdir", path) as string[];
+    return await call("readdir", [path]) as string[];
   },
   async readdirWithFileTypes(path: string) {
-    const entries = await call("readdirTypes", path) as { name: string; kind: Stat["kind"] }[];
+    const entries = await call("readdirTypes", [path]) as { name: string; kind: Stat["kind"] }[];
     return entries.map((entry) => ({
       name: entry.name,
       isFile: entry.kind === "file",
@@ -171,13 +183,13 @@ const workspaceFs = {
     }));
   },
   async rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void> {
-    await call("rm", path, options?.recursive ?? false, options?.force ?? false);
+    await call("rm", [path, options?.recursive ?? false, options?.force ?? false]);
   },
   async cp(src: string, dest: string, options?: { recursive?: boolean }): Promise<void> {
-    await call("cp", src, dest, options?.recursive ?? false);
+    await call("cp", [src, dest, options?.recursive ?? false]);
   },
   async mv(src: string, dest: string): Promise<void> {
-    await call("mv", src, dest);
+    await call("mv", [src, dest]);
   },
   resolvePath(base: string, path: string): string {
     return normalize(path.startsWith("/") ? path : `${base}/${path}`);
@@ -186,19 +198,19 @@ const workspaceFs = {
     return [];
   },
   async chmod(path: string, mode: number): Promise<void> {
-    await call("chmod", path, mode);
+    await call("chmod", [path, mode]);
   },
   async symlink(target: string, linkPath: string): Promise<void> {
-    await call("symlink", target, linkPath);
+    await call("symlink", [target, linkPath]);
   },
   async link(existingPath: string, newPath: string): Promise<void> {
-    await call("link", existingPath, newPath);
+    await call("link", [existingPath, newPath]);
   },
   async readlink(path: string): Promise<string> {
-    return await call("readlink", path) as string;
+    return await call("readlink", [path]) as string;
   },
   async realpath(path: string): Promise<string> {
-    return await call("realpath", path) as string;
+    return await call("realpath", [path]) as string;
   },
   utimes(): Promise<void> {
     // Times are not part of a Workspace (root identity excludes them).
@@ -206,16 +218,20 @@ const workspaceFs = {
   },
 };
 
-scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
-  const message = event.data;
+/** Handles one host frame: a reply wakes its waiter; a run starts a block. */
+function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void {
   if (message.type === "reply") {
     const waiter = pending.get(message.id);
     pending.delete(message.id);
     if (!waiter) return;
     if (message.error) waiter.reject(new PosixError(message.error.code, message.error.message));
-    else waiter.resolve(message.value);
+    else waiter.resolve(message.bytes ? payload : message.value);
     return;
   }
+  void runBlock(message);
+}
+
+async function runBlock(message: RunMessage): Promise<void> {
   token = message.token;
   output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };
   try {
@@ -224,8 +240,9 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
       cwd: message.cwd,
       env: { HOME: "/", PATH: "/usr/bin:/bin" },
       commands: COMMANDS,
-      // The host's timeout (Worker.terminate) bounds a block, not iteration counts:
-      // a long loop is a legitimate script until its time is up.
+      // The host's timeout (it kills this process) bounds a block, not
+      // iteration counts: a long loop is a legitimate script until its time
+      // is up. The heap limit bounds memory.
       executionLimits: {
         maxLoopIterations: Number.MAX_SAFE_INTEGER,
         maxCommandCount: Number.MAX_SAFE_INTEGER,
@@ -243,35 +260,35 @@ scope.onmessage = async (event: MessageEvent<RunMessage | ReplyMessage>) => {
     });
     bash.registerTransformPlugin(streamingPlugin);
     const result = await bash.exec(message.script);
-    post("stdout", output.stdout.end());
-    post("stderr", output.stderr.end());
-    scope.postMessage({
-      type: "done",
-      token: message.token,
-      exitCode: result.exitCode,
-      stdout: result.stdout,
-      stderr: result.stderr,
-    });
+    finish(result.exitCode, result.stdout, result.stderr);
   } catch (error) {
     if (error instanceof PosixError) {
       // just-bash lets a refused redirection target (`> missing/dir/f`)
       // escape `exec`: that is the command failing, as in bash (exit 1), but
       // it ends the block there (the output before it has streamed).
-      post("stdout", output.stdout.end());
-      post("stderr", output.stderr.end());
-      scope.postMessage({
-        type: "done",
-        token: message.token,
-        exitCode: 1,
-        stdout: "",
-        stderr: `bash: ${error.message}\n`,
-      });
+      finish(1, "", `bash: ${error.message}\n`);
       return;
     }
-    scope.postMessage({
+    send({
       type: "crash",
       token: message.token,
       message: error instanceof Error ? `${error.name}: ${error.message}` : "unknown error",
     });
   }
-};
+}
+
+/** Ends a block: what is still buffered streams, then output no wrapper caught, then the exit code. */
+function finish(exitCode: number, stdout: string, stderr: string): void {
+  post("stdout", output.stdout.end() + stdout);
+  post("stderr", output.stderr.end() + stderr);
+  send({ type: "done", token, exitCode });
+}
+
+const reader = new FrameReader({ maxHeader: 2 ** 31, maxPayload: 2 ** 32 - 1 });
+for await (const chunk of Deno.stdin.readable) {
+  for (const frame of reader.push(chunk)) {
+    receive(frame.header as RunMessage | ReplyMessage, frame.payload);
+  }
+}
+// The host closed stdin (it ended, or it is gone): nothing is left to serve.
+Deno.exit(0);

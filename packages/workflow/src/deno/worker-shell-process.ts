@@ -1,0 +1,184 @@
+/**
+ * Worker Shell's interpreter process: `deno run` of worker-shell-child.ts
+ * with no permission flag (so no host file, environment variable, network or
+ * subprocess), `--no-prompt` (a permission request is denied, never asked),
+ * no configuration file, and a V8 heap limit. It needs nothing of the
+ * caller's configuration: `just-bash` is passed as the module URL this
+ * process resolved it to, so the published CLI and library users run shell
+ * blocks with no extra flag.
+ *
+ * Invariants:
+ * - Frames are written and delivered in order; the interpreter's frames are
+ *   bounded before they are buffered.
+ * - The process ends when the host kills it, or when its stdin closes (the
+ *   host exited or died): it never outlives a host that is gone by more than
+ *   its current block's own time limit.
+ * - Its death is reported once, with whether V8 ran out of heap.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import { encodeFrame, type Frame, FrameError, FrameReader } from "./worker-shell-frames.ts";
+
+/** Why the interpreter process ended. */
+export interface ShellExit {
+  /** Its exit code (128 + signal when killed). */
+  code: number;
+  /** The signal that ended it, if one did. */
+  signal: string | null;
+  /** V8 reached the heap limit. */
+  outOfMemory: boolean;
+  /** The first line of what it printed on stderr (a load failure), if anything. */
+  detail: string | null;
+  /** The host broke the framing (an oversized or malformed frame). */
+  framing: string | null;
+}
+
+/** What a shell process reports. */
+export interface ShellProcessHandlers {
+  /** Receives each frame, in order. */
+  onFrame(frame: Frame): void;
+  /** Called once when the process has ended (killed or not). */
+  onExit(exit: ShellExit): void;
+}
+
+/** The heap limit of the interpreter, in MiB, unless configured. */
+export const DEFAULT_HEAP_LIMIT_MIB = 2048;
+
+/** The interpreter module: just-bash behind Worker Shell's frames. */
+export const INTERPRETER_URL: URL = new URL("./worker-shell-child.ts", import.meta.url);
+/** The interpreter's requests carry paths and small values; content is payload. */
+const BOUNDS = { maxHeader: 1024 * 1024, maxPayload: 1024 * 1024 * 1024 };
+/** What the interpreter may print on stderr is kept only this far (it says why it died). */
+const STDERR_TAIL = 16 * 1024;
+/**
+ * Variables the interpreter process needs to find Deno's cache (and a proxy,
+ * should a module be missing from it); it cannot read any variable itself.
+ */
+const PASSED_ENV = [
+  "DENO_DIR",
+  "HOME",
+  "XDG_CACHE_HOME",
+  "LOCALAPPDATA",
+  "USERPROFILE",
+  "HTTPS_PROXY",
+  "HTTP_PROXY",
+  "NO_PROXY",
+  "DENO_CERT",
+];
+
+/** What keeps this process from starting the interpreter (a missing `--allow-run`), if anything. */
+export function interpreterStartProblem(): string | null {
+  const deno = Deno.execPath();
+  if (Deno.permissions.querySync({ name: "run", command: deno }).state === "granted") return null;
+  return `Cannot run shell blocks: Worker Shell starts its interpreter with ${deno}, which this process may not run (give Deno --allow-run=${deno}, or -A)`;
+}
+
+/** The running interpreter process. */
+export class ShellProcess {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #ended: Promise<void>;
+  #killed = false;
+
+  /** Starts `entry` (the interpreter module) with a heap limit of `heapLimitMib` MiB. */
+  constructor(entry: URL, heapLimitMib: number, handlers: ShellProcessHandlers) {
+    const justBash = import.meta.resolve("just-bash");
+    const env: Record<string, string> = {};
+    for (const name of PASSED_ENV) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    }
+    this.#child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-config",
+        "--no-lock",
+        "--no-prompt",
+        // just-bash's own imports resolve as the host's did: through the
+        // node_modules folder it was found in, or through Deno's npm cache.
+        `--node-modules-dir=${inNodeModules(justBash) ? "manual" : "none"}`,
+        `--v8-flags=--max-old-space-size=${heapLimitMib}`,
+        entry.href,
+        justBash,
+      ],
+      clearEnv: true,
+      env,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    const framing = this.#read(handlers);
+    const stderr = tail(this.#child.stderr);
+    this.#ended = Promise.all([this.#child.status, framing, stderr]).then(
+      ([status, framingError, text]) => {
+        handlers.onExit({
+          code: status.code,
+          signal: status.signal,
+          outOfMemory: /out of memory|heap limit/i.test(text),
+          detail: this.#killed ? null : firstLine(text),
+          framing: framingError,
+        });
+      },
+    );
+  }
+
+  /** Sends one frame to the interpreter. */
+  send(header: unknown, payload?: Uint8Array): void {
+    // A write to a process that died fails; its death is reported by onExit.
+    this.#writer.write(encodeFrame(header, payload)).catch(() => {});
+  }
+
+  /** Kills the process at once (SIGKILL: a CPU-bound script cannot delay it). */
+  kill(): void {
+    if (this.#killed) return;
+    this.#killed = true;
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // It has already exited.
+    }
+    this.#writer.close().catch(() => {});
+  }
+
+  /** Resolves once the process has ended and its pipes are drained. */
+  get ended(): Promise<void> {
+    return this.#ended;
+  }
+
+  async #read(handlers: ShellProcessHandlers): Promise<string | null> {
+    const reader = new FrameReader(BOUNDS);
+    try {
+      for await (const chunk of this.#child.stdout) {
+        for (const frame of reader.push(chunk)) handlers.onFrame(frame);
+      }
+      return null;
+    } catch (error) {
+      if (!(error instanceof FrameError)) throw error;
+      this.kill();
+      return error.message;
+    }
+  }
+}
+
+/** Whether a resolved module URL lies in a `node_modules` folder. */
+function inNodeModules(url: string): boolean {
+  return url.startsWith("file:") && fileURLToPath(url).split(/[\\/]/).includes("node_modules");
+}
+
+/** The last `STDERR_TAIL` characters of a stream, read to its end. */
+async function tail(stream: ReadableStream<Uint8Array>): Promise<string> {
+  let text = "";
+  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+    text = (text + chunk).slice(-STDERR_TAIL);
+  }
+  return text;
+}
+
+function firstLine(text: string): string | null {
+  const line = text.split("\n").map((part) => part.trim()).find((part) => part !== "");
+  // deno-lint-ignore no-control-regex
+  return line === undefined ? null : line.replace(/\x1b\[[0-9;]*m/g, "").slice(0, 300);
+}
