@@ -1,7 +1,7 @@
 /**
  * Worker Shell's interpreter process as a user meets it: a block that
  * exhausts the heap, an interpreter killed from outside, a host that may not
- * start one, and an interpreter that breaks the framing (WS-36, WS-42, WS-43).
+ * start one, and an interpreter that breaks the framing (WS-36, WS-44, WS-45).
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
@@ -34,7 +34,7 @@ async function history(cwd: string, env: Record<string, string>, id: string) {
   };
 }
 
-Deno.test("WS-42: a block that exhausts the interpreter's heap fails the run with out of memory; only the block's changes go", async () => {
+Deno.test("WS-44: a block that exhausts the interpreter's heap fails the run with out of memory; only the block's changes go", async () => {
   await using box = await folder();
   await Deno.writeTextFile(
     join(box.dir, "grow.md"),
@@ -89,7 +89,7 @@ Deno.test("WS-42: a block that exhausts the interpreter's heap fails the run wit
   assert.match(resumed.stderr, /cannot be resumed/);
 });
 
-Deno.test("WS-43: an interpreter killed from outside leaves the run interrupted (exit 130); resume runs the block again", async () => {
+Deno.test("WS-45: an interpreter killed from outside leaves the run interrupted (exit 130); resume runs the block again", async () => {
   await using box = await folder();
   await Deno.writeTextFile(
     join(box.dir, "slow.md"),
@@ -148,7 +148,7 @@ Deno.test("WS-43: an interpreter killed from outside leaves the run interrupted 
   assert.equal(await Deno.readTextFile(join(out, "done.txt")), "done\n");
 });
 
-Deno.test("WS-43: a host without --allow-run refuses to start a document with an exec block, and writes nothing", async () => {
+Deno.test("WS-45: a host without --allow-run refuses to start a document with an exec block, and writes nothing", async () => {
   await using box = await folder();
   const script = join(box.dir, "library.ts");
   const mod = (path: string) => JSON.stringify(new URL(`../../../${path}`, import.meta.url).href);
