@@ -10,8 +10,8 @@
  *   the block on the run's Workspace inside a held transaction that is then
  *   rolled back (the effect without gate, publication, append and commit);
  *   the block alone on an in-memory Workspace (no effect transaction); a
- *   block that makes no filesystem request (`:`); one `postMessage` round
- *   trip to a bare permission-less Worker; and just-bash in this thread on
+ *   block that makes no filesystem request (`:`); one frame round trip to a
+ *   bare permission-less interpreter process (an echo); and just-bash in this thread on
  *   its own in-memory filesystem (`new Bash`, then `exec`), with its default
  *   defense-in-depth and with it off.
 
@@ -33,6 +33,11 @@ import { NodeSqliteSeam } from "@xmd/workflow/deno";
 import { Bash } from "npm:just-bash@^3.4.2";
 import { DatabaseSync } from "node:sqlite";
 import { WorkerShell } from "../packages/workflow/src/deno/worker-shell.ts";
+import {
+  DEFAULT_HEAP_LIMIT_MIB,
+  ShellProcess,
+} from "../packages/workflow/src/deno/worker-shell-process.ts";
+import { standInInterpreter } from "../packages/workflow/src/deno/_test-interpreters.ts";
 import { openEffectRun } from "./_workspace-effect.ts";
 
 /** The measured block. */
@@ -106,7 +111,7 @@ export interface WorkerShellFixture extends AsyncDisposable {
   runAlone(): Promise<void>;
   /** `WorkerShell.run` of `:` (no filesystem request), in-memory Workspace. */
   runNoFs(): Promise<void>;
-  /** One `postMessage` round trip to a bare permission-less Worker. */
+  /** One frame round trip to a bare permission-less interpreter process that echoes it. */
   roundTrip(): Promise<void>;
   /** `new Bash()` in this thread (default options). */
   newBash(): void;
@@ -159,8 +164,6 @@ function quietly<T>(fn: () => T): T {
   return result;
 }
 
-const ECHO_WORKER = "self.onmessage = (event) => self.postMessage(event.data);";
-
 /** Opens the run in `dir` and the in-memory shells; starts and warms every Worker. */
 export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFixture> {
   const run = await openEffectRun(`${dir}/shell.sqlite`);
@@ -175,13 +178,14 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
   bare.exec("PRAGMA synchronous = FULL");
   bare.exec("CREATE TABLE item (id INTEGER PRIMARY KEY, body BLOB NOT NULL) STRICT");
   const insert = bare.prepare("INSERT INTO item (body) VALUES (?)");
-  const echoUrl = URL.createObjectURL(new Blob([ECHO_WORKER], { type: "text/javascript" }));
-  const echo = new Worker(echoUrl, {
-    type: "module",
-    deno: { permissions: "none" },
-  } as WorkerOptions);
+  const echoModule = await standInInterpreter(
+    "onFrame((header, payload) => send(header, payload));",
+  );
   let pendingEcho: (() => void) | undefined;
-  echo.onmessage = () => pendingEcho?.();
+  const echo = new ShellProcess(echoModule.url, DEFAULT_HEAP_LIMIT_MIB, {
+    onFrame: () => pendingEcho?.(),
+    onExit: () => {},
+  });
 
   const description: Description = {
     type: "exec",
@@ -233,7 +237,7 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
     roundTrip: () =>
       new Promise<void>((resolve) => {
         pendingEcho = resolve;
-        echo.postMessage({ type: "ping", id: 1 });
+        echo.send({ type: "ping", id: 1 });
       }),
     newBash: () => {
       quietly(() => new Bash({ cwd: "/", env: { HOME: "/", PATH: "/usr/bin:/bin" } }));
@@ -258,18 +262,20 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
       const text = new TextDecoder().decode(run.workspace.readFile("/f"));
       if (text !== "x\n") throw new Error("Cannot trust the Worker Shell bench: /f is not x");
     },
-    [Symbol.asyncDispose]: () => {
-      shell[Symbol.dispose]();
-      memoryShell[Symbol.dispose]();
-      echo.terminate();
+    [Symbol.asyncDispose]: async () => {
+      echo.kill();
+      await Promise.all([
+        shell[Symbol.asyncDispose](),
+        memoryShell[Symbol.asyncDispose](),
+        echo.ended,
+      ]);
+      await echoModule[Symbol.asyncDispose]();
       bare.close();
-      URL.revokeObjectURL(echoUrl);
       run[Symbol.dispose]();
       memorySeam[Symbol.dispose]();
-      return Promise.resolve();
     },
   };
-  // Warm every Worker (module loading is the cold start, not measured here).
+  // Warm every interpreter (module loading is the cold start, not measured here).
   shell.warm();
   await fixture.effect();
   await fixture.fileEffect();
