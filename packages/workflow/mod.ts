@@ -44,7 +44,7 @@ export {
   type WorkspaceOptions,
   type WorkspaceStat,
 } from "./src/workspace/workspace.ts";
-export { WorkspaceFileSystem } from "./src/workspace/workspace-file-system.ts";
+export { WorkspaceFileSystem } from "./src/execution/workspace-file-system.ts";
 export { forgetHashes, publishRoot } from "./src/workspace/publish-root.ts";
 export {
   fileObject,

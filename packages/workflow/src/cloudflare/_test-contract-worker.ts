@@ -7,7 +7,6 @@
  *
  * @module
  */
-import "./_test-worker-globals.ts";
 import { RUN_STORE_CONTRACT, runContractCase } from "../store/run_store_contract.ts";
 import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-object-seam.ts";
 

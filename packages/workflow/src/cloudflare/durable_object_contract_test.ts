@@ -5,7 +5,7 @@ import type { ContractResult } from "../store/run_store_contract.ts";
 const WORKER = new URL("./_test-contract-worker.ts", import.meta.url);
 const PACKAGE = new URL("../../", import.meta.url);
 
-/** Bundles the test Worker (engine, zod and all) into one ES module with `deno bundle`. */
+/** Bundles the test Worker (the storage engine and zod) into one ES module with `deno bundle`. */
 async function bundleWorker(dir: string): Promise<string> {
   const output = `${dir}/worker.js`;
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -33,8 +33,6 @@ Deno.test("the storage engine's contract holds in a SQLite-backed Durable Object
       modules: true,
       script: await bundleWorker(dir),
       compatibilityDate: "2026-07-01",
-      // @xmd/core's secret gate (bundled through the engine's imports) needs node:path.
-      compatibilityFlags: ["nodejs_compat"],
       durableObjects: { CONTRACT: { className: "ContractObject", useSQLite: true } },
     });
     try {

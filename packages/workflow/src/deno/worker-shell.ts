@@ -33,7 +33,7 @@ import {
 } from "@xmd/core";
 import { ShellLostError } from "../contracts/workflow-errors.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { workspacePath } from "../workspace/workspace-file-system.ts";
+import { workspacePath } from "../execution/workspace-file-system.ts";
 import type { Frame } from "./worker-shell-frames.ts";
 import {
   DEFAULT_HEAP_LIMIT_MIB,

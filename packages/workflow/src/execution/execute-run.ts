@@ -35,7 +35,7 @@ import type { RunStore } from "../store/run-store.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { Workspace } from "../workspace/workspace.ts";
-import { WorkspaceFileSystem } from "../workspace/workspace-file-system.ts";
+import { WorkspaceFileSystem } from "./workspace-file-system.ts";
 import { EffectTransactions } from "./effect-transactions.ts";
 import { notYetAvailableShell } from "./workflow-support.ts";
 

@@ -19,7 +19,7 @@ import {
   type JsonObject,
   type JsonValue,
   sha256Hex,
-} from "@xmd/core";
+} from "@xmd/core/protocol";
 import { z } from "zod";
 import {
   type DocumentExecution,

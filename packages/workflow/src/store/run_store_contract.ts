@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type JournalEvent, sha256Hex } from "@xmd/core";
+import { type JournalEvent, sha256Hex } from "@xmd/core/protocol";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { FORMAT, initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "./schema.ts";
 import { type NewRun, RunStore } from "./run-store.ts";

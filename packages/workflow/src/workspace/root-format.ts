@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { canonicalJson, type JsonValue, sha256Hex } from "@xmd/core";
+import { canonicalJson, type JsonValue, sha256Hex } from "@xmd/core/protocol";
 import { compareUtf8, type InodeKind } from "./workspace.ts";
 
 /** The root format this code writes and reads. */

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { FileSystemError, type FileSystemErrorCode, sha256Hex } from "@xmd/core";
+import { FileSystemError, type FileSystemErrorCode, sha256Hex } from "@xmd/core/protocol";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { noteChange } from "./publication-memory.ts";
@@ -69,7 +69,7 @@ interface InodeRow {
 /** How a Workspace is built. */
 export interface WorkspaceOptions {
   /**
-   * The SHA-256 chunks are named with: `sha256Hex` from `@xmd/core` unless a
+   * The SHA-256 chunks are named with: `sha256Hex` from `@xmd/core/protocol` unless a
    * runtime passes its native one (the names are the same).
    */
   sha256?: Sha256;

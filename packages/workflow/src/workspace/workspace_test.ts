@@ -1,4 +1,4 @@
-import { FileSystemError } from "@xmd/core";
+import { FileSystemError } from "@xmd/core/protocol";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";

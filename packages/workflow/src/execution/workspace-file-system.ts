@@ -10,7 +10,7 @@
  * @module
  */
 import { compileGlob, FileSystemError, type FileSystemProvider } from "@xmd/core";
-import { compareUtf8, type Workspace } from "./workspace.ts";
+import { compareUtf8, type Workspace } from "../workspace/workspace.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const encoder = new TextEncoder();
