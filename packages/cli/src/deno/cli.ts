@@ -48,6 +48,7 @@ const USER_ERRORS = new Set([
   "ExportRefusedError",
   "WorkerShellPermissionError",
   "ShellLostError",
+  "RunsFolderError",
 ]);
 
 /** Runs `xmd` with `args` and returns the exit code. */

@@ -554,3 +554,29 @@ Deno.test("MDX-66: xmd run of a document and component with a byte-order mark eq
     );
   }
 });
+
+Deno.test("MDX-25 a name the host's file system cannot hold is a FileSystemError at its element (ENAMETOOLONG), never a stack trace", async () => {
+  const cwd = await tempDir();
+  const name = "n".repeat(300);
+  await Deno.writeTextFile(`${cwd}/write.md`, `Before.\n\n<File path="${name}">x</File>\n`);
+  await Deno.writeTextFile(`${cwd}/read.md`, `Before.\n\n<File path="${name}" as="x" />\n`);
+  const [write, read] = await Promise.all([
+    runXmd(["run", "write.md"], { cwd }),
+    runXmd(["run", "read.md"], { cwd }),
+  ]);
+  assert.equal(write.code, 1, write.stderr);
+  assert.equal(write.stdout, "Before.\n");
+  assert.equal(
+    write.stderr,
+    `xmd: write.md:3:1: Cannot write "${name}": a name is too long for this file system (ENAMETOOLONG)\n`,
+  );
+  assert.equal(read.code, 1, read.stderr);
+  assert.equal(
+    read.stderr,
+    `xmd: read.md:3:1: Cannot read "${name}": a name is too long for this file system (ENAMETOOLONG)\n`,
+  );
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(cwd), (entry) => entry.name)).sort(),
+    ["read.md", "write.md"],
+  );
+});

@@ -28,6 +28,7 @@ import {
   type ExecutionReport,
   ExportRefusedError,
   RUN_STATUSES,
+  RunsFolderError,
   type RunStatus,
   ShellLostError,
 } from "@xmd/workflow";
@@ -121,6 +122,22 @@ export function shellOptions(env: Record<string, string | undefined>): WorkerShe
 
 /** Runs `xmd workflow` and returns the exit code. */
 export async function workflowCommand(args: readonly string[], io: CommandIo): Promise<number> {
+  try {
+    return await dispatch(args, io);
+  } catch (error) {
+    if (!(error instanceof RunsFolderError)) throw error;
+    throw new RunsFolderError(
+      `${error.message}. ${
+        io.env.XMD_WORKFLOW_RUNS
+          ? "Set XMD_WORKFLOW_RUNS to a folder you can write, or unset it to use ~/.xmd/runs"
+          : "Set XMD_WORKFLOW_RUNS to a folder you can write"
+      }`,
+      { cause: error },
+    );
+  }
+}
+
+async function dispatch(args: readonly string[], io: CommandIo): Promise<number> {
   const [command, ...rest] = args;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.stdout(WORKFLOW_USAGE + "\n");

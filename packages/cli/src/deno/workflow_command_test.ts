@@ -987,3 +987,71 @@ Deno.test("MDX-66 WF-2: workflow start of a document and component with a byte-o
   assert.deepEqual(await marked.xmd("start", "--id=bom", "doc.md"), expected);
   await assertUnchanged(marked, "bom", before);
 });
+
+Deno.test("WF-32 a runs folder that cannot hold runs is refused with one xmd: line and what to do, and nothing is written", async () => {
+  const box = await sandbox({ "doc.md": DONE_DOC, "afile": "mine\n" });
+  const before = (await Array.fromAsync(Deno.readDir(box.cwd), (entry) => entry.name)).sort();
+  const advice =
+    "Set XMD_WORKFLOW_RUNS to a folder you can write, or unset it to use ~/.xmd/runs\\n$";
+  const folders: [string, string][] = [
+    [`${box.cwd}/afile`, "it is not a directory"],
+    [`${box.cwd}/afile/runs`, "cannot (read|create) it: not a directory \\(ENOTDIR\\)"],
+    [
+      `${box.cwd}/${"r".repeat(300)}`,
+      "cannot (read|create) it: file name too long \\(ENAMETOOLONG\\)",
+    ],
+  ];
+  const commands = [
+    ["list"],
+    ["start", "doc.md"],
+    ["status", "r1"],
+    ["resume", "r1"],
+    ["export", "r1", "out"],
+  ];
+  const attempts = folders.flatMap(([folder, why]) =>
+    commands.map((args) => ({ folder, why, args }))
+  );
+  if (Deno.build.os === "linux") {
+    // /proc exists and can be read, but the host creates nothing in it.
+    attempts.push(
+      {
+        folder: "/proc",
+        why: "cannot create a file in it: [a-z ]+ \\(E[A-Z]+\\)",
+        args: commands[1],
+      },
+      {
+        folder: "/proc/xmd-runs",
+        why: "cannot create it: [a-z ]+ \\(E[A-Z]+\\)",
+        args: commands[1],
+      },
+    );
+  }
+  const results = await Promise.all(
+    attempts.map(({ folder, args }) =>
+      runXmd(["workflow", ...args], { cwd: box.cwd, env: { XMD_WORKFLOW_RUNS: folder } })
+    ),
+  );
+  results.forEach((result, index) => {
+    const { folder, why, args } = attempts[index];
+    assertRefused(
+      result,
+      new RegExp(`^xmd: Cannot use the runs folder "${folder}": ${why}\\. ${advice}`),
+    );
+    assert.equal(result.stderr.split("\n").length, 2, `${args[0]} in ${folder}: ${result.stderr}`);
+  });
+  assert.equal(await Deno.readTextFile(`${box.cwd}/afile`), "mine\n");
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(box.cwd), (entry) => entry.name)).sort(),
+    before,
+    "a refused command wrote something",
+  );
+  if (Deno.build.os === "linux") assert.equal(await exists("/proc/xmd-runs"), false);
+
+  // Without XMD_WORKFLOW_RUNS, the advice is to set it.
+  const home = await Deno.makeTempDir({ dir: box.cwd });
+  await Deno.writeTextFile(`${home}/.xmd`, "");
+  assertRefused(
+    await runXmd(["workflow", "list"], { cwd: box.cwd, env: { HOME: home } }),
+    `Cannot use the runs folder "${home}/.xmd/runs": cannot read it: not a directory (ENOTDIR). Set XMD_WORKFLOW_RUNS to a folder you can write`,
+  );
+});

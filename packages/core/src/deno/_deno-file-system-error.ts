@@ -33,6 +33,8 @@ function describe(code: FileSystemErrorCode, missing: MissingKind): string {
       return "invalid argument";
     case "EPERM":
       return "operation not permitted";
+    case "ENAMETOOLONG":
+      return "a name is too long for this file system";
   }
 }
 
@@ -44,6 +46,8 @@ function codeOf(error: unknown): FileSystemErrorCode | undefined {
   if (error instanceof Deno.errors.PermissionDenied) return "EACCES";
   if (error instanceof Deno.errors.AlreadyExists) return "EEXIST";
   if (error instanceof Deno.errors.FilesystemLoop) return "ELOOP";
+  // Deno has no class for it: a plain Error carrying the POSIX code.
+  if ((error as { code?: unknown } | null)?.code === "ENAMETOOLONG") return "ENAMETOOLONG";
   return undefined;
 }
 

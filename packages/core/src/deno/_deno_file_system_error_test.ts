@@ -2,6 +2,16 @@ import assert from "node:assert/strict";
 import { FileSystemError } from "../engine/file-system-error.ts";
 import { fromDenoError } from "./_deno-file-system-error.ts";
 
+/** The error the host raises for `attempt`. */
+function hostError(attempt: () => unknown): Error {
+  try {
+    attempt();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("the host accepted it");
+}
+
 Deno.test("fromDenoError: maps each Deno filesystem error to its POSIX code", () => {
   const cases: [Error, string, string][] = [
     [new Deno.errors.NotFound("x"), "ENOENT", 'Cannot read "a/b": no such file (ENOENT)'],
@@ -25,6 +35,11 @@ Deno.test("fromDenoError: maps each Deno filesystem error to its POSIX code", ()
       new Deno.errors.FilesystemLoop("x"),
       "ELOOP",
       'Cannot read "a/b": too many levels of symbolic links (ELOOP)',
+    ],
+    [
+      hostError(() => Deno.statSync(`/${"n".repeat(300)}`)),
+      "ENAMETOOLONG",
+      'Cannot read "a/b": a name is too long for this file system (ENAMETOOLONG)',
     ],
   ];
   for (const [denoError, code, message] of cases) {

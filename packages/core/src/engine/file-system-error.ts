@@ -16,7 +16,8 @@ export type FileSystemErrorCode =
   | "EACCES"
   | "ELOOP"
   | "EINVAL"
-  | "EPERM";
+  | "EPERM"
+  | "ENAMETOOLONG";
 
 /** A filesystem operation refused with a POSIX code. The message names the logical path, never content. */
 export class FileSystemError extends EffectRefusal {

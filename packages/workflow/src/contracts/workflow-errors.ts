@@ -81,3 +81,8 @@ export class ShellLostError extends Error {
 export class WorkerShellPermissionError extends Error {
   override name = "WorkerShellPermissionError";
 }
+
+/** The runs folder cannot hold runs: it is not a directory, or the host refuses to create or read it. */
+export class RunsFolderError extends Error {
+  override name = "RunsFolderError";
+}

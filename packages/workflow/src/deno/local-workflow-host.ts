@@ -59,6 +59,7 @@ import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
 import { interpreterStartProblem } from "./worker-shell-process.ts";
 import { openRunDatabase } from "./run-database.ts";
+import { createRunsFolder, runsFolderRefusal } from "./runs-folder.ts";
 
 const RECOGNITION_ERRORS = new Set([
   "WorkflowDatabaseFormatError",
@@ -113,9 +114,9 @@ export class LocalWorkflowHost implements WorkflowHost {
     // exists, rather than leaving one stopped at its first block.
     const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
     if (shellProblem !== null) throw new WorkerShellPermissionError(shellProblem);
-    await Deno.mkdir(this.#runs, { recursive: true });
+    await createRunsFolder(this.#runs);
     const path = this.pathOf(id);
-    using lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    using lock = await this.#lock(path, id);
     const opened = await openRunDatabase(path, `run "${id}"`, { create: true });
     using seam = opened!.seam;
     const store = new RunStore(seam, `run "${id}"`);
@@ -158,7 +159,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    using lock = await this.#lock(path, id);
     using seam = await this.#open(path, id);
     const store = new RunStore(seam, `run "${id}"`);
     io.onRun(id);
@@ -268,7 +269,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       entries = await Array.fromAsync(Deno.readDir(this.#runs));
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return listing;
-      throw error;
+      throw await runsFolderRefusal(this.#runs, error, "cannot read it");
     }
     for (const entry of entries) {
       if (!entry.isFile || !/^[0-9a-f]{64}\.sqlite$/.test(entry.name)) continue;
@@ -293,7 +294,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using _lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    using _lock = await this.#lock(path, id);
     using seam = await this.#open(path, id);
     const store = new RunStore(seam, `run "${id}"`);
     store.verify();
@@ -305,7 +306,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using _lock = await ExecutorLock.acquire(`${path}.lock`, id);
+    using _lock = await this.#lock(path, id);
     {
       // Recognize it first: a foreign file under a run's name is not deleted.
       using _seam = await this.#open(path, id, { run: false });
@@ -395,11 +396,22 @@ export class LocalWorkflowHost implements WorkflowHost {
     try {
       if ((await Deno.stat(path)).size > 0) return;
     } catch (error) {
-      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      if (!(error instanceof Deno.errors.NotFound)) {
+        throw await runsFolderRefusal(this.#runs, error, "cannot read it");
+      }
     }
     throw new RunNotFoundError(
       `Cannot find run "${id}": no such run in ${this.#runs}. List runs with xmd workflow list`,
     );
+  }
+
+  /** Takes run `id`'s executor lock; a runs folder that cannot hold the lock file is refused. */
+  async #lock(path: string, id: string): Promise<ExecutorLock> {
+    try {
+      return await ExecutorLock.acquire(`${path}.lock`, id);
+    } catch (error) {
+      throw await runsFolderRefusal(this.#runs, error, "cannot create a file in it");
+    }
   }
 
   /** Opens run `id`'s database; unless `run` is false, one whose run was never created is not found. */
