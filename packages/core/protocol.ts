@@ -1,7 +1,8 @@
 /**
  * `@xmd/core/protocol`: what stores and hosts exchange about a run without
  * running it: the journal's events and their schema, canonical JSON, SHA-256
- * as hex, JSON values, and the filesystem refusal a journal records.
+ * as hex, JSON values, and the filesystem refusal a journal records with the
+ * path bounds both modes share.
  *
  * Invariant: this entry reaches zod and nothing else. It holds none of the
  * engine, the props validator (ajv, yaml), the document parser (micromark)
@@ -43,3 +44,9 @@ export type { JsonObject, JsonValue } from "./src/json/json-value.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
 export { sha256Hex } from "./src/hash/sha256.ts";
 export { FileSystemError, type FileSystemErrorCode } from "./src/engine/file-system-error.ts";
+export {
+  MAX_NAME_BYTES,
+  MAX_PATH_BYTES,
+  pathLengthProblem,
+  utf8Length,
+} from "./src/engine/path-limits.ts";

@@ -555,9 +555,11 @@ Deno.test("MDX-66: xmd run of a document and component with a byte-order mark eq
   }
 });
 
-Deno.test("MDX-25 a name the host's file system cannot hold is a FileSystemError at its element (ENAMETOOLONG), never a stack trace", async () => {
+Deno.test("MDX-25 a path the host's file system cannot hold is a FileSystemError at its element (ENAMETOOLONG), never a stack trace", async () => {
   const cwd = await tempDir();
-  const name = "n".repeat(300);
+  // Within MDX-21's bounds (4,095 bytes, names of 255), but not once the working directory is
+  // put in front of it.
+  const name = Array(16).fill("n".repeat(255)).join("/");
   await Deno.writeTextFile(`${cwd}/write.md`, `Before.\n\n<File path="${name}">x</File>\n`);
   await Deno.writeTextFile(`${cwd}/read.md`, `Before.\n\n<File path="${name}" as="x" />\n`);
   const [write, read] = await Promise.all([
@@ -568,15 +570,41 @@ Deno.test("MDX-25 a name the host's file system cannot hold is a FileSystemError
   assert.equal(write.stdout, "Before.\n");
   assert.equal(
     write.stderr,
-    `xmd: write.md:3:1: Cannot write "${name}": a name is too long for this file system (ENAMETOOLONG)\n`,
+    `xmd: write.md:3:1: Cannot write "${name}": the path or a name in it is too long for this file system (ENAMETOOLONG)\n`,
   );
   assert.equal(read.code, 1, read.stderr);
   assert.equal(
     read.stderr,
-    `xmd: read.md:3:1: Cannot read "${name}": a name is too long for this file system (ENAMETOOLONG)\n`,
+    `xmd: read.md:3:1: Cannot read "${name}": the path or a name in it is too long for this file system (ENAMETOOLONG)\n`,
   );
   assert.deepEqual(
     (await Array.fromAsync(Deno.readDir(cwd), (entry) => entry.name)).sort(),
     ["read.md", "write.md"],
   );
+});
+
+Deno.test("MDX-21: xmd run refuses a <File> path 5,000 directories deep at its attribute and writes nothing", async () => {
+  const cwd = await tempDir();
+  const deep = `${Array(5000).fill("d").join("/")}/f.txt`;
+  await Deno.writeTextFile(`${cwd}/doc.md`, `before\n\n<File path="${deep}">x</File>\n`);
+  const long = `${"n".repeat(256)}.txt`;
+  await Deno.writeTextFile(`${cwd}/name.md`, `<File path="${long}">x</File>\n`);
+  const result = await runXmd(["run", "doc.md"], { cwd });
+  assert.equal(result.code, 1);
+  assert.equal(result.stdout, "before\n");
+  assert.equal(
+    result.stderr,
+    "xmd: doc.md:3:7: Cannot use this path: it is longer than 4096 bytes (ENAMETOOLONG); " +
+      "use a shorter path\n",
+  );
+  const name = await runXmd(["run", "name.md"], { cwd });
+  assert.equal(
+    name.stderr,
+    "xmd: name.md:1:7: Cannot use this path: a name in it is longer than 255 bytes " +
+      "(ENAMETOOLONG); use a shorter path\n",
+  );
+  assert.deepEqual([...Deno.readDirSync(cwd)].map((entry) => entry.name).sort(), [
+    "doc.md",
+    "name.md",
+  ]);
 });

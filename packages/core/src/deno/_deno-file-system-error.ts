@@ -34,7 +34,7 @@ function describe(code: FileSystemErrorCode, missing: MissingKind): string {
     case "EPERM":
       return "operation not permitted";
     case "ENAMETOOLONG":
-      return "a name is too long for this file system";
+      return "the path or a name in it is too long for this file system";
   }
 }
 
@@ -64,10 +64,21 @@ export function fromDenoError(
 ): unknown {
   const code = codeOf(error);
   if (code === undefined) return error;
+  return refusal(code, action, path, missing, { cause: error });
+}
+
+/** The {@linkcode FileSystemError} for `code` about the logical `path`, worded as `fromDenoError` words it. */
+export function refusal(
+  code: FileSystemErrorCode,
+  action: string,
+  path: string,
+  missing: MissingKind = "file",
+  options?: ErrorOptions,
+): FileSystemError {
   return new FileSystemError(
     code,
     path,
     `Cannot ${action} "${path}": ${describe(code, missing)} (${code})`,
-    { cause: error },
+    options,
   );
 }

@@ -39,7 +39,7 @@ Deno.test("fromDenoError: maps each Deno filesystem error to its POSIX code", ()
     [
       hostError(() => Deno.statSync(`/${"n".repeat(300)}`)),
       "ENAMETOOLONG",
-      'Cannot read "a/b": a name is too long for this file system (ENAMETOOLONG)',
+      'Cannot read "a/b": the path or a name in it is too long for this file system (ENAMETOOLONG)',
     ],
   ];
   for (const [denoError, code, message] of cases) {

@@ -13,7 +13,8 @@ import { dirname } from "node:path";
 import type { FileSystemProvider } from "../engine/providers.ts";
 import { compileGlob } from "../glob/mod.ts";
 import { FileSystemError } from "../engine/file-system-error.ts";
-import { fromDenoError } from "./_deno-file-system-error.ts";
+import { MAX_PATH_BYTES, utf8Length } from "../engine/path-limits.ts";
+import { fromDenoError, refusal } from "./_deno-file-system-error.ts";
 import { resolveHostPath } from "./_host-path.ts";
 
 /**
@@ -57,10 +58,13 @@ export class HostFileSystem implements FileSystemProvider {
   /**
    * Writes a UTF-8 text file, creating its parent directories; rejects with a
    * `FileSystemError` (`EISDIR`, `ENOTDIR`, `EEXIST` when a file stands where
-   * a parent directory is needed, `EACCES`).
+   * a parent directory is needed, `EACCES`, `ENAMETOOLONG` before creating
+   * anything when the host path would reach Linux's `PATH_MAX`).
    */
   async writeText(path: string, content: string): Promise<void> {
     const hostPath = resolveHostPath(this.#root, path, "write");
+    // The host would refuse it only after `mkdir -p` had made the parents that fit.
+    if (utf8Length(hostPath) >= MAX_PATH_BYTES) throw refusal("ENAMETOOLONG", "write", path);
     try {
       await Deno.mkdir(dirname(hostPath), { recursive: true });
       await Deno.writeTextFile(hostPath, content);

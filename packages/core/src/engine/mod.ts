@@ -10,3 +10,4 @@ export { answerProblems, AnswerSchemaError } from "./answer-schema.ts";
 export { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
 export { interpolate, type RunOptions, type RunOutcome, runProgram } from "./run-program.ts";
 export { joinLogical } from "./logical-path.ts";
+export { MAX_NAME_BYTES, MAX_PATH_BYTES, pathLengthProblem, utf8Length } from "./path-limits.ts";

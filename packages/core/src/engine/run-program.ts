@@ -32,6 +32,7 @@ import { validateComponentProps } from "../props/mod.ts";
 import { compileAnswerSchema } from "./answer-schema.ts";
 import { EffectRefusal } from "./effect-refusal.ts";
 import { joinLogical } from "./logical-path.ts";
+import { pathLengthProblem } from "./path-limits.ts";
 import type { Providers } from "./providers.ts";
 import { CaptureWriter, RenderWriter } from "./render-writer.ts";
 import { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
@@ -179,6 +180,13 @@ class Expander {
     if (path === undefined) {
       throw new DocumentError(
         `Cannot use path "${raw}": paths are relative to the working directory and cannot leave it`,
+        attributePosition(element, "path"),
+      );
+    }
+    const tooLong = pathLengthProblem(path);
+    if (tooLong !== undefined) {
+      throw new DocumentError(
+        `Cannot use this path: ${tooLong} (ENAMETOOLONG); use a shorter path`,
         attributePosition(element, "path"),
       );
     }

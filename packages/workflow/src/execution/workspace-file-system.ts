@@ -69,12 +69,15 @@ export class WorkspaceFileSystem implements FileSystemProvider {
         );
       }
       const found: string[] = [];
-      const walk = (dir: string, prefix: string) => {
+      // A work list of directories, not recursion: the result is sorted anyway.
+      const pending = [{ dir: root, prefix: "" }];
+      for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+        const { dir, prefix } = next;
         for (const name of this.#workspace.readdir(dir)) {
           const absolute = dir === "/" ? `/${name}` : `${dir}/${name}`;
           const relative = prefix ? `${prefix}/${name}` : name;
           const stat = this.#workspace.lstat(absolute);
-          if (stat.kind === "dir") walk(absolute, relative);
+          if (stat.kind === "dir") pending.push({ dir: absolute, prefix: relative });
           else if (stat.kind === "file" || this.#isFileLink(absolute)) {
             if (
               includes.some((match) => match(relative)) &&
@@ -84,8 +87,7 @@ export class WorkspaceFileSystem implements FileSystemProvider {
             }
           }
         }
-      };
-      walk(root, "");
+      }
       return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : compareUtf8(a, b)));
     });
   }

@@ -8,6 +8,7 @@
  * Invariants:
  * - Read-only, and linear in the number of inodes (file contents are not
  *   read: a file's object names its chunks, which `verifyRoot` checks).
+ * - Iterative: a tree of any depth is checked without recursion.
  * - Damage that makes the tables unreadable (a malformed row, a directory
  *   reached twice, a dangling entry) is `WorkflowDatabaseCorruptError`.
  *
@@ -32,6 +33,12 @@ const EntrySchema = z.object({
 });
 const ChunksSchema = z.array(HASH);
 
+/** A directory being hashed: its entries' rows, and the tree entries built from them so far. */
+interface Open {
+  rows: z.infer<typeof EntrySchema>[];
+  entries: TreeEntry[];
+}
+
 /** The root id of the live Workspace, recomputed from its tables; `where` names the run. */
 export function liveRootOf(sql: SqlSeam, where: string, sha256: Sha256 = sha256Hex): string {
   const seen = new Set<number>();
@@ -53,26 +60,42 @@ export function liveRootOf(sql: SqlSeam, where: string, sha256: Sha256 = sha256H
     return chunks.data;
   };
 
-  const treeOf = (dir: number): string => {
+  const opened = (dir: number): Open => {
     if (seen.has(dir)) throw damaged("a directory is reached twice");
     seen.add(dir);
-    const entries: TreeEntry[] = sql.exec(
+    const rows = sql.exec(
       "SELECT d.name, d.ino, i.kind, i.mode, i.target, i.size, i.chunks FROM ws_dirent d " +
         "LEFT JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ?",
       dir,
     ).map((row) => {
       const entry = EntrySchema.safeParse(row);
       if (!entry.success) throw damaged("a directory entry or its inode");
-      const { name, ino, kind, mode, target, size, chunks } = entry.data;
-      let ref: string;
-      if (kind === "dir") ref = treeOf(ino);
-      else if (kind === "file") ref = objectHash(fileObject(size, chunksOf(chunks)), sha256);
-      else if (target !== null) ref = target;
-      else throw damaged("a symlink without a target");
-      return { name, kind, mode, ref };
+      return entry.data;
     });
-    return objectHash(treeObject(entries), sha256);
+    return { rows, entries: [] };
   };
 
-  return treeOf(ROOT_INO);
+  // Each directory is hashed after its subdirectories, from a stack of open ones rather than
+  // by recursion, so a tree of any depth can be checked.
+  const stack = [opened(ROOT_INO)];
+  for (;;) {
+    const top = stack[stack.length - 1];
+    const row = top.rows[top.entries.length];
+    if (row === undefined) {
+      const hash = objectHash(treeObject(top.entries), sha256);
+      stack.pop();
+      if (stack.length === 0) return hash;
+      const parent = stack[stack.length - 1];
+      const { name, mode } = parent.rows[parent.entries.length];
+      parent.entries.push({ name, kind: "dir", mode, ref: hash });
+      continue;
+    }
+    const { name, ino, kind, mode, target, size, chunks } = row;
+    if (kind === "dir") stack.push(opened(ino));
+    else if (kind === "file") {
+      const ref = objectHash(fileObject(size, chunksOf(chunks)), sha256);
+      top.entries.push({ name, kind, mode, ref });
+    } else if (target !== null) top.entries.push({ name, kind, mode, ref: target });
+    else throw damaged("a symlink without a target");
+  }
 }

@@ -75,7 +75,41 @@ export function forgetHashes(sql: SqlSeam): void {
   forgetChanges(sql);
 }
 
-function hashOf(sql: SqlSeam, sha256: Sha256, ino: number): string {
+/**
+ * The object hash of inode `top`, hashing its dirty descendants first. The
+ * walk keeps its own stack (children before their directory) rather than
+ * recursing, so a tree of any depth publishes; a directory met again while it
+ * is still open is a cycle, which only damage can make.
+ */
+function hashOf(sql: SqlSeam, sha256: Sha256, top: number): string {
+  // Files have no children: only directories are opened.
+  const stack = [{ ino: top, expanded: false }];
+  const open = new Set<number>();
+  while (stack.length > 0) {
+    const item = stack[stack.length - 1];
+    if (item.expanded) {
+      stack.pop();
+      open.delete(item.ino);
+      hashOne(sql, sha256, item.ino);
+      continue;
+    }
+    if (open.has(item.ino)) throw corrupt(item.ino);
+    item.expanded = true;
+    open.add(item.ino);
+    const dirty = sql.exec(
+      "SELECT d.ino, i.kind FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
+        "WHERE d.parent = ? AND i.hash IS NULL AND i.kind != 'symlink'",
+      item.ino,
+    );
+    for (const child of dirty) {
+      stack.push({ ino: Number(child.ino), expanded: child.kind !== "dir" });
+    }
+  }
+  return hashOne(sql, sha256, top);
+}
+
+/** The object hash of one inode whose dirty children are already hashed. */
+function hashOne(sql: SqlSeam, sha256: Sha256, ino: number): string {
   const row = InodeSchema.safeParse(
     sql.exec("SELECT kind, size, chunks, hash FROM ws_inode WHERE ino = ?", ino)[0],
   );
@@ -87,10 +121,8 @@ function hashOf(sql: SqlSeam, sha256: Sha256, ino: number): string {
   if (inode.kind === "file") {
     text = fileObject(inode.size, parseChunks(inode.chunks, ino));
   } else {
-    patched = patchedTree(sql, sha256, ino);
-    text = treeObjectOf(
-      patched ? `[${patched.tree.entries.join(",")}]` : allEntries(sql, sha256, ino),
-    );
+    patched = patchedTree(sql, ino);
+    text = treeObjectOf(patched ? `[${patched.tree.entries.join(",")}]` : allEntries(sql, ino));
   }
   const hash = objectHash(text, sha256);
   storeObject(sql, hash, text, patched?.delta);
@@ -106,7 +138,7 @@ interface PatchedTree {
 }
 
 /** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
-function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): PatchedTree | undefined {
+function patchedTree(sql: SqlSeam, ino: number): PatchedTree | undefined {
   const changes = changesIn(sql, ino);
   const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base));
   if (!changes || !base) return undefined;
@@ -133,7 +165,8 @@ function patchedTree(sql: SqlSeam, sha256: Sha256, ino: number): PatchedTree | u
     const child = ChildSchema.safeParse(row);
     if (!child.success) throw corrupt(ino);
     const { kind, mode, target, hash } = child.data;
-    const ref = kind === "symlink" ? target : hash ?? hashOf(sql, sha256, child.data.ino);
+    // Every dirty child was hashed before its directory (`hashOf`).
+    const ref = kind === "symlink" ? target : hash;
     if (ref === null) throw corrupt(child.data.ino);
     const entry = JSON.stringify([name, kind, mode, ref]);
     if (found) {
@@ -171,14 +204,8 @@ function storedTree(sql: SqlSeam, hash: string): SortedTree | undefined {
   };
 }
 
-/** The canonical JSON array of all a directory's entries, hashing dirty children first. */
-function allEntries(sql: SqlSeam, sha256: Sha256, ino: number): string {
-  const dirty = sql.exec(
-    "SELECT d.ino FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
-      "WHERE d.parent = ? AND i.hash IS NULL AND i.kind != 'symlink'",
-    ino,
-  );
-  for (const child of dirty) hashOf(sql, sha256, Number(child.ino));
+/** The canonical JSON array of all a directory's entries (its children are hashed). */
+function allEntries(sql: SqlSeam, ino: number): string {
   const row = EntriesSchema.safeParse(
     sql.exec(
       "SELECT json_group_array(json_array(name, kind, mode, ref) ORDER BY name) AS entries, " +

@@ -99,27 +99,27 @@ export function readChunk(sql: SqlSeam, hash: string, where: string): Uint8Array
   return data;
 }
 
-/** Verifies everything root `rootId` reaches. */
+/** Verifies everything root `rootId` reaches, tree by tree from a work list (any depth). */
 export function verifyRoot(sql: SqlSeam, rootId: string, where: string): void {
-  const seen = new Set<string>();
-  const visitTree = (hash: string) => {
-    if (seen.has(hash)) return;
-    seen.add(hash);
+  const seen = new Set<string>([rootId]);
+  const trees = [rootId];
+  for (let hash = trees.pop(); hash !== undefined; hash = trees.pop()) {
     const tree = readObject(sql, hash, TreeObjectSchema, where);
     for (const [, kind, , ref] of tree.entries) {
-      if (kind === "dir") visitTree(ref);
-      else if (kind === "file" && !seen.has(ref)) {
-        seen.add(ref);
-        const file = readObject(sql, ref, FileObjectSchema, where);
-        let size = 0;
-        for (const chunk of file.chunks) size += readChunk(sql, chunk, where).length;
-        if (size !== file.size) {
-          throw new WorkflowDatabaseCorruptError(
-            `Cannot read ${where}: a Workspace file's chunks do not add up to its size`,
-          );
-        }
+      if (seen.has(ref) || kind === "symlink") continue;
+      seen.add(ref);
+      if (kind === "dir") {
+        trees.push(ref);
+        continue;
+      }
+      const file = readObject(sql, ref, FileObjectSchema, where);
+      let size = 0;
+      for (const chunk of file.chunks) size += readChunk(sql, chunk, where).length;
+      if (size !== file.size) {
+        throw new WorkflowDatabaseCorruptError(
+          `Cannot read ${where}: a Workspace file's chunks do not add up to its size`,
+        );
       }
     }
-  };
-  visitTree(rootId);
+  }
 }

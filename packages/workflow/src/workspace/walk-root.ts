@@ -66,17 +66,30 @@ export function diffRoots(sql: SqlSeam, a: string, b: string, where = "the Works
   return diff;
 }
 
-/** Pre-order entries of tree `hash`, without reading file contents. */
+/**
+ * Pre-order entries of tree `hash`, without reading file contents. The walk
+ * keeps its own stack of open directories rather than recursing, so a tree of
+ * any depth (a rename can build one deeper than any path) can be read.
+ */
 function* walkTree(
   sql: SqlSeam,
   hash: string,
   prefix: string,
   where: string,
 ): Generator<{ path: string; entry: TreeEntry }> {
-  for (const entry of treeEntries(sql, hash, where)) {
-    const path = prefix + entry.name;
+  const open = [{ entries: treeEntries(sql, hash, where), next: 0, prefix }];
+  while (open.length > 0) {
+    const dir = open[open.length - 1];
+    if (dir.next === dir.entries.length) {
+      open.pop();
+      continue;
+    }
+    const entry = dir.entries[dir.next++];
+    const path = dir.prefix + entry.name;
     yield { path, entry };
-    if (entry.kind === "dir") yield* walkTree(sql, entry.ref, `${path}/`, where);
+    if (entry.kind === "dir") {
+      open.push({ entries: treeEntries(sql, entry.ref, where), next: 0, prefix: `${path}/` });
+    }
   }
 }
 
@@ -103,6 +116,7 @@ function fileContent(sql: SqlSeam, hash: string, where: string): Uint8Array {
   return content;
 }
 
+/** Adds to `diff` what differs between trees `a` and `b`, pair by pair from a work list. */
 function diffTrees(
   sql: SqlSeam,
   a: string,
@@ -111,37 +125,40 @@ function diffTrees(
   diff: RootDiff,
   where: string,
 ): void {
-  if (a === b) return;
-  const left = treeEntries(sql, a, where);
-  const right = treeEntries(sql, b, where);
-  // Both lists are in tree order (checked when parsed), so one merge pass pairs them.
-  let i = 0;
-  let j = 0;
-  while (i < left.length || j < right.length) {
-    const order = i === left.length
-      ? 1
-      : j === right.length
-      ? -1
-      : compareUtf8(left[i].name, right[j].name);
-    if (order < 0) {
-      gone(sql, left[i++], prefix, diff.removed, where);
-      continue;
-    }
-    if (order > 0) {
-      gone(sql, right[j++], prefix, diff.added, where);
-      continue;
-    }
-    const [x, y] = [left[i++], right[j++]];
-    const path = prefix + x.name;
-    if (x.kind === "dir" && y.kind === "dir") {
-      if (x.mode !== y.mode) diff.changed.push(path);
-      diffTrees(sql, x.ref, y.ref, `${path}/`, diff, where);
-    } else if (x.kind !== y.kind) {
-      diff.changed.push(path);
-      if (x.kind === "dir") descendants(sql, x.ref, `${path}/`, diff.removed, where);
-      if (y.kind === "dir") descendants(sql, y.ref, `${path}/`, diff.added, where);
-    } else if (x.mode !== y.mode || x.ref !== y.ref) {
-      diff.changed.push(path);
+  const pending = [{ a, b, prefix }];
+  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+    if (pair.a === pair.b) continue;
+    const left = treeEntries(sql, pair.a, where);
+    const right = treeEntries(sql, pair.b, where);
+    // Both lists are in tree order (checked when parsed), so one merge pass pairs them.
+    let i = 0;
+    let j = 0;
+    while (i < left.length || j < right.length) {
+      const order = i === left.length
+        ? 1
+        : j === right.length
+        ? -1
+        : compareUtf8(left[i].name, right[j].name);
+      if (order < 0) {
+        gone(sql, left[i++], pair.prefix, diff.removed, where);
+        continue;
+      }
+      if (order > 0) {
+        gone(sql, right[j++], pair.prefix, diff.added, where);
+        continue;
+      }
+      const [x, y] = [left[i++], right[j++]];
+      const path = pair.prefix + x.name;
+      if (x.kind === "dir" && y.kind === "dir") {
+        if (x.mode !== y.mode) diff.changed.push(path);
+        pending.push({ a: x.ref, b: y.ref, prefix: `${path}/` });
+      } else if (x.kind !== y.kind) {
+        diff.changed.push(path);
+        if (x.kind === "dir") descendants(sql, x.ref, `${path}/`, diff.removed, where);
+        if (y.kind === "dir") descendants(sql, y.ref, `${path}/`, diff.added, where);
+      } else if (x.mode !== y.mode || x.ref !== y.ref) {
+        diff.changed.push(path);
+      }
     }
   }
 }

@@ -13,10 +13,22 @@
  *   each directory which entry changed, so publication rehashes only the
  *   directories on changed paths, and only their changed entries.
  * - Symlink targets are kept verbatim; resolution is bounded (ELOOP).
+ * - A path given, a symlink target and the canonical path of anything looked
+ *   up or created hold at most `MAX_PATH_BYTES`, each name `MAX_NAME_BYTES`
+ *   (ENAMETOOLONG), so no path names an entry deeper than about 2,048 levels.
+ *   Only `rename` can move a tree below that; every walk of a tree is
+ *   iterative, so any depth stays readable.
  *
  * @module
  */
-import { FileSystemError, type FileSystemErrorCode, sha256Hex } from "@xmd/core/protocol";
+import {
+  FileSystemError,
+  type FileSystemErrorCode,
+  MAX_PATH_BYTES,
+  pathLengthProblem,
+  sha256Hex,
+  utf8Length,
+} from "@xmd/core/protocol";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { noteChange } from "./publication-memory.ts";
@@ -162,12 +174,15 @@ export class Workspace {
   mkdir(path: string, options: { recursive?: boolean; mode?: number } = {}): void {
     const mode = options.mode ?? 0o755;
     if (options.recursive) {
+      // One resolution continued name by name, so a deep path costs its depth, not its square.
+      const at = new Resolution();
       let current = "";
       for (const part of components(path, "mkdir")) {
         current += `/${part}`;
-        const located = this.#locate(current, true);
+        const located = this.#resolve(at, [part], current, true);
         if (located.ino === null) {
-          this.#mkdirAt(this.#parentDir(located, current, "mkdir"), located.name, mode);
+          const ino = this.#mkdirAt(this.#parentDir(located, current, "mkdir"), located.name, mode);
+          at.enter(ino, "dir", located.name, current);
         } else if (this.#inode(located.ino).kind !== "dir") {
           throw fsError("ENOTDIR", current, "mkdir", "it is not a directory");
         }
@@ -252,6 +267,8 @@ export class Workspace {
     if (target === "" || target.includes("\0")) {
       throw fsError("EINVAL", path, "link", "the target is empty or holds a NUL byte");
     }
+    const tooLong = pathLengthProblem(target);
+    if (tooLong !== undefined) throw tooLongError(path, "link", `the target: ${tooLong}`);
     const located = this.#locate(path, false);
     if (located.ino !== null) throw fsError("EEXIST", path, "link", "it already exists");
     const parent = this.#parentDir(located, path, "link");
@@ -315,63 +332,48 @@ export class Workspace {
 
   /** Resolves `path`: the inode it names (or null), its directory and its last name. */
   #locate(path: string, followLast: boolean): Located {
-    const queue = components(path, "resolve");
-    const stack: number[] = [ROOT_INO];
-    // The kind of each inode on the stack, read once (the root's when first needed).
-    const kinds: (InodeKind | undefined)[] = [undefined];
-    const names: string[] = [""];
-    let hops = 0;
+    return this.#resolve(new Resolution(), components(path, "resolve"), path, followLast);
+  }
+
+  /**
+   * Continues resolution `at` through the names in `queue`; `path` is what
+   * errors name. A missing last name is returned with a null inode and leaves
+   * `at` on its directory; anything found is entered.
+   */
+  #resolve(at: Resolution, queue: string[], path: string, followLast: boolean): Located {
     while (queue.length > 0) {
       const part = queue.shift()!;
       if (part === ".") continue;
       if (part === "..") {
-        if (stack.length > 1) {
-          stack.pop();
-          kinds.pop();
-          names.pop();
-        }
+        at.leave();
         continue;
       }
-      const dir = stack[stack.length - 1];
-      kinds[kinds.length - 1] ??= this.#inode(dir).kind;
-      if (kinds[kinds.length - 1] !== "dir") {
+      const dir = at.top;
+      at.kinds[at.kinds.length - 1] ??= this.#inode(dir).kind;
+      if (at.kinds[at.kinds.length - 1] !== "dir") {
         throw fsError("ENOTDIR", path, "resolve", "a component is not a directory");
       }
       const row =
         this.#sql.exec("SELECT ino FROM ws_dirent WHERE parent = ? AND name = ?", dir, part)[0];
       if (!row) {
-        if (queue.length === 0) {
-          return { canonical: [...names, part].join("/"), parent: dir, name: part, ino: null };
-        }
+        if (queue.length === 0) return at.missing(part, path);
         throw fsError("ENOENT", path, "resolve", "a directory on the way does not exist");
       }
       const ino = Number(row.ino);
       const inode = this.#inode(ino);
       if (inode.kind === "symlink" && (queue.length > 0 || followLast)) {
-        if (++hops > MAX_SYMLINK_HOPS) {
+        if (++at.hops > MAX_SYMLINK_HOPS) {
           throw fsError("ELOOP", path, "resolve", "too many levels of symbolic links");
         }
         const target = inode.target!;
-        if (target.startsWith("/")) {
-          // An absolute target starts again from the root.
-          stack.length = 1;
-          kinds.length = 1;
-          names.length = 1;
-        }
+        // An absolute target starts again from the root.
+        if (target.startsWith("/")) at.restart();
         queue.unshift(...target.split("/").filter((segment) => segment !== ""));
         continue;
       }
-      stack.push(ino);
-      kinds.push(inode.kind);
-      names.push(part);
+      at.enter(ino, inode.kind, part, path);
     }
-    const ino = stack[stack.length - 1];
-    return {
-      canonical: names.join("/") || "/",
-      parent: stack.length > 1 ? stack[stack.length - 2] : null,
-      name: names[names.length - 1],
-      ino,
-    };
+    return at.located();
   }
 
   #inode(ino: number): InodeRow {
@@ -405,10 +407,11 @@ export class Workspace {
     return Number(this.#sql.exec("SELECT last_insert_rowid() AS ino")[0].ino);
   }
 
-  #mkdirAt(parent: number, name: string, mode: number): void {
+  #mkdirAt(parent: number, name: string, mode: number): number {
     const ino = this.#newInode("dir", mode, null);
     this.#link(parent, name, ino);
     this.#adjustLinks(parent, 1);
+    return ino;
   }
 
   #setContent(ino: number, data: Uint8Array): void {
@@ -499,12 +502,96 @@ export class Workspace {
   }
 }
 
+/**
+ * Where a path resolution stands: the directories entered from the root, their
+ * kinds (read once, the root's when first needed) and names, and the UTF-8
+ * length of the canonical path they spell, which never exceeds `MAX_PATH_BYTES`.
+ */
+class Resolution {
+  readonly stack: number[] = [ROOT_INO];
+  readonly kinds: (InodeKind | undefined)[] = [undefined];
+  readonly names: string[] = [""];
+  /** Symlinks followed so far. */
+  hops = 0;
+  readonly #lengths: number[] = [0];
+  #bytes = 0;
+
+  /** The directory the next name is looked up in. */
+  get top(): number {
+    return this.stack[this.stack.length - 1];
+  }
+
+  enter(ino: number, kind: InodeKind, name: string, path: string): void {
+    const length = this.#fit(name, path);
+    this.stack.push(ino);
+    this.kinds.push(kind);
+    this.names.push(name);
+    this.#lengths.push(length);
+    this.#bytes += length;
+  }
+
+  /** `..`, which stops at the root. */
+  leave(): void {
+    if (this.stack.length === 1) return;
+    this.stack.pop();
+    this.kinds.pop();
+    this.names.pop();
+    this.#bytes -= this.#lengths.pop()!;
+  }
+
+  restart(): void {
+    for (const list of [this.stack, this.kinds, this.names, this.#lengths]) list.length = 1;
+    this.#bytes = 0;
+  }
+
+  /** Where it stands. */
+  located(): Located {
+    const depth = this.stack.length;
+    return {
+      canonical: this.names.join("/") || "/",
+      parent: depth > 1 ? this.stack[depth - 2] : null,
+      name: this.names[depth - 1],
+      ino: this.top,
+    };
+  }
+
+  /** A name missing from the top directory (which could be created there). */
+  missing(name: string, path: string): Located {
+    this.#fit(name, path);
+    return { canonical: [...this.names, name].join("/"), parent: this.top, name, ino: null };
+  }
+
+  /** What `/name` adds to the canonical path; ENAMETOOLONG when that would be too long. */
+  #fit(name: string, path: string): number {
+    const length = utf8Length(name) + 1;
+    if (this.#bytes + length > MAX_PATH_BYTES) {
+      throw tooLongError(
+        path,
+        "resolve",
+        `its resolved path is longer than ${MAX_PATH_BYTES} bytes`,
+      );
+    }
+    return length;
+  }
+}
+
 function components(path: string, action: string): string[] {
   if (!path.startsWith("/")) {
     throw fsError("EINVAL", path, action, "Workspace paths are absolute");
   }
   if (path.includes("\0")) throw fsError("EINVAL", path, action, "the path holds a NUL byte");
+  const tooLong = pathLengthProblem(path);
+  if (tooLong !== undefined) throw tooLongError(path, action, tooLong);
   return path.split("/").filter((part) => part !== "");
+}
+
+/** ENAMETOOLONG, whose message leaves out the path: it is the part that is too long. */
+function tooLongError(path: string, action: string, why: string): FileSystemError {
+  return new FileSystemError(
+    "ENAMETOOLONG",
+    path,
+    `Cannot ${action} a path: ${why} (ENAMETOOLONG)`,
+  );
 }
 
 function parseChunks(text: string | null): string[] {

@@ -5,7 +5,9 @@ import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
 import { forgetHashes, publishRoot } from "./publish-root.ts";
 import { fileObject, objectHash, treeObject } from "./root-format.ts";
+import { liveRootOf } from "./live-root.ts";
 import { verifyRoot } from "./verify-root.ts";
+import { diffRoots, walkRoot } from "./walk-root.ts";
 import { compareUtf8, Workspace } from "./workspace.ts";
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -243,4 +245,61 @@ Deno.test("workspace: realpath through an absolute symlink starts again from the
   assert.equal(ws.realpath("/a/rel/f"), "/b/f");
   assert.equal(ws.realpath("/a/deep/l/.."), "/");
   refuses(() => ws.writeFile("/a/deep/l/f/g", text("y")), "ENOTDIR");
+});
+
+Deno.test("WS-47: paths, names, targets and resolved paths beyond PATH_MAX/NAME_MAX are ENAMETOOLONG, changing nothing", () => {
+  const ws = workspace();
+  const dir = `/${"d/".repeat(1023)}d`; // 2,048 bytes, 1,024 levels
+  ws.mkdir(dir, { recursive: true });
+  ws.symlink(dir.slice(1), "/link"); // a relative target of 2,047 bytes
+  const root = ws.sql.transaction(() => publishRoot(ws.sql));
+  const allowed = `/${"x".repeat(255)}`;
+  ws.writeFile(allowed, text("ok"));
+  ws.unlink(allowed);
+  const tooLong = (action: () => void, why: RegExp) => {
+    assert.throws(() => inSavepoint(ws, action), (error) => {
+      assert.ok(error instanceof FileSystemError);
+      assert.equal(error.code, "ENAMETOOLONG");
+      assert.match(error.message, why);
+      assert.ok(error.message.length < 120, "the message echoes the path");
+      return true;
+    });
+  };
+  const path = /it is longer than 4096 bytes \(ENAMETOOLONG\)$/;
+  const name = /a name in it is longer than 255 bytes \(ENAMETOOLONG\)$/;
+  const resolved = /its resolved path is longer than 4096 bytes \(ENAMETOOLONG\)$/;
+  const overlong = `/${"p/".repeat(2048)}`;
+  tooLong(() => ws.mkdir(overlong, { recursive: true }), path);
+  tooLong(() => ws.stat(overlong), path);
+  tooLong(() => ws.writeFile(`/${"n".repeat(256)}`, text("x")), name);
+  tooLong(() => ws.symlink("t".repeat(4097), "/s"), /the target: it is/);
+  // The path is 2,309 bytes, but through the link it names an entry 4,352 bytes deep.
+  const viaLink = `/link${`/${"e".repeat(255)}`.repeat(9)}`;
+  tooLong(() => ws.mkdir(`${dir}/${"e".repeat(2040)}`), name);
+  tooLong(() => ws.mkdir(viaLink, { recursive: true }), resolved);
+  assert.equal(ws.sql.transaction(() => publishRoot(ws.sql)), root, "a refusal changed the tree");
+});
+
+Deno.test("WS-48: a tree 10,000 levels deep publishes, verifies, walks and diffs without recursion", () => {
+  const ws = workspace();
+  const empty = ws.sql.transaction(() => publishRoot(ws.sql));
+  // Each round moves the whole tree one level down: no path ever names its bottom.
+  ws.mkdir("/a");
+  ws.writeFile("/a/f", text("bottom"));
+  for (let level = 0; level < 10_000; level++) {
+    ws.mkdir("/n");
+    ws.rename("/a", "/n/a");
+    ws.rename("/n", "/a");
+  }
+  const root = ws.sql.transaction(() => publishRoot(ws.sql));
+  verifyRoot(ws.sql, root, "the run");
+  assert.equal(liveRootOf(ws.sql, "the run"), root);
+  const entries = [...walkRoot(ws.sql, root)];
+  assert.equal(entries.length, 10_001 + 1);
+  const bottom = entries.at(-1)!;
+  assert.equal(bottom.path, `${"a/".repeat(10_001)}f`);
+  assert.equal(bottom.kind === "file" && decode(bottom.content), "bottom");
+  assert.equal(diffRoots(ws.sql, empty, root).added.length, 10_002);
+  forgetHashes(ws.sql);
+  assert.equal(ws.sql.transaction(() => publishRoot(ws.sql)), root, "a full rehash differs");
 });
