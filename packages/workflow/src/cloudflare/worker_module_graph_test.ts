@@ -25,8 +25,8 @@ async function moduleGraph(entry: string): Promise<z.infer<typeof GraphSchema>["
 
 /**
  * Why a module must not be in a Worker, or undefined. The two refusal classes
- * `@xmd/core/protocol` carries live beside the engine; the engine itself
- * (expansion, providers) does not come with them.
+ * and the path bounds `@xmd/core/protocol` carries live beside the engine; the
+ * engine itself (expansion, providers) does not come with them.
  */
 function unwanted(specifier: string, npmPackage: string | undefined): string | undefined {
   if (npmPackage !== undefined) {
@@ -36,7 +36,11 @@ function unwanted(specifier: string, npmPackage: string | undefined): string | u
   if (!specifier.startsWith(CORE)) return undefined;
   const path = specifier.slice(CORE.length);
   if (path === "mod.ts" || path === "deno.ts") return `the @xmd/core barrel (${path})`;
-  const refusals = ["src/engine/file-system-error.ts", "src/engine/effect-refusal.ts"];
+  const refusals = [
+    "src/engine/file-system-error.ts",
+    "src/engine/effect-refusal.ts",
+    "src/engine/path-limits.ts",
+  ];
   if (path.startsWith("src/engine/") && !refusals.includes(path)) return `core's engine (${path})`;
   for (const part of ["props", "secret", "document", "expression", "glob", "deno"]) {
     if (path.startsWith(`src/${part}/`)) return `core's ${part} (${path})`;
