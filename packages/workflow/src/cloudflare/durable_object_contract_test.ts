@@ -1,4 +1,4 @@
-import { Miniflare } from "miniflare";
+import { Miniflare } from "./_test-miniflare.ts";
 import { RUN_STORE_CONTRACT } from "../store/run_store_contract.ts";
 import type { ContractResult } from "../store/run_store_contract.ts";
 

@@ -1,0 +1,90 @@
+/**
+ * Installing `xmd` from a checkout as the README says (`deno install -g` with
+ * `install.json`), then running it from a folder outside the checkout. Also
+ * keeps `install.json` true to the packages: it maps exactly what they export
+ * and import, and `install.lock` pins what `deno.lock` pins.
+ */
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = new URL("../../../../", import.meta.url);
+const root = (path: string) => fileURLToPath(new URL(path, ROOT));
+
+async function json(path: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await Deno.readTextFile(root(path)));
+}
+
+Deno.test("install.json maps exactly the packages' exports and imports; install.lock pins deno.lock's versions", async () => {
+  const expected: Record<string, string> = {};
+  for (const name of ["core", "workflow", "cli"]) {
+    const config = await json(`packages/${name}/deno.json`) as {
+      name: string;
+      exports: Record<string, string>;
+      imports: Record<string, string>;
+    };
+    for (const [entry, path] of Object.entries(config.exports)) {
+      expected[`${config.name}${entry === "." ? "" : entry.slice(1)}`] = `./packages/${name}/${
+        path.slice(2)
+      }`;
+    }
+    Object.assign(expected, config.imports);
+  }
+  const install = await json("install.json") as { imports: Record<string, string> };
+  assert.deepEqual(install.imports, expected);
+  const lock = await json("deno.lock") as { npm: unknown; specifiers: unknown };
+  const installLock = await json("install.lock") as { npm: unknown; specifiers: unknown };
+  assert.deepEqual(installLock.npm, lock.npm);
+  assert.deepEqual(installLock.specifiers, lock.specifiers);
+});
+
+Deno.test("WS-34: xmd installed with deno install runs a workflow with a shell block from another folder", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "xmd-install-" });
+  try {
+    const lockBefore = await Deno.readFile(root("install.lock"));
+    const env = {
+      PATH: `${join(dir, "bin")}:${dirname(Deno.execPath())}:/usr/bin:/bin`,
+      HOME: Deno.env.get("HOME") ?? dir,
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      NO_COLOR: "1",
+    };
+    const installed = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "install",
+        "-g",
+        "-A",
+        "-n",
+        "xmd",
+        "--root",
+        dir,
+        "--config",
+        root("install.json"),
+        root("packages/cli/main.ts"),
+      ],
+      cwd: dir,
+      clearEnv: true,
+      env,
+    }).output();
+    assert.equal(installed.code, 0, new TextDecoder().decode(installed.stderr));
+    assert.deepEqual(await Deno.readFile(root("install.lock")), lockBefore);
+
+    const work = join(dir, "work");
+    await Deno.mkdir(work);
+    await Deno.writeTextFile(
+      join(work, "doc.md"),
+      "# Installed\n\n```sh exec\necho ok > f\ncat f\n```\n",
+    );
+    const ran = await new Deno.Command("xmd", {
+      args: ["workflow", "start", "--id=installed", "doc.md"],
+      cwd: work,
+      clearEnv: true,
+      env: { ...env, XMD_WORKFLOW_RUNS: join(dir, "runs") },
+    }).output();
+    const stderr = new TextDecoder().decode(ran.stderr);
+    assert.equal(ran.code, 0, stderr);
+    assert.equal(new TextDecoder().decode(ran.stdout), "# Installed\n\nok\n");
+    assert.equal(stderr, "workflow run: installed\nworkflow status: completed\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
