@@ -6,5 +6,4 @@
  *
  * @module
  */
-// deno-lint-ignore no-import-prefix
 export { Miniflare } from "npm:miniflare@^4.20260730.0";
