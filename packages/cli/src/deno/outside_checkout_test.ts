@@ -33,7 +33,9 @@ Deno.test("WS-34: from a folder with its own configuration, a workflow's shell b
     await Deno.copyFile(ROOT_LOCK, join(dir, "deno.lock"));
     await Deno.writeTextFile(
       join(dir, "doc.md"),
-      "# Outside\n\n```sh exec\necho hello > f.txt\ncat f.txt | tr a-z A-Z\n```\n",
+      // Commands whose code just-bash loads on first use (ls, find, grep, sed, sort) too.
+      "# Outside\n\n```sh exec\nmkdir -p d && echo hello > d/f.txt\nls d\nfind . -name '*.txt'\n" +
+        "grep -c hello d/f.txt\nsed s/hello/bye/ d/f.txt | sort | tr a-z A-Z\n```\n",
     );
     const xmd = (...args: string[]) =>
       new Deno.Command(Deno.execPath(), {
@@ -58,11 +60,14 @@ Deno.test("WS-34: from a folder with its own configuration, a workflow's shell b
     const started = await xmd("workflow", "start", "--id=outside", "doc.md");
     const stderr = new TextDecoder().decode(started.stderr);
     assert.equal(started.code, 0, stderr);
-    assert.equal(new TextDecoder().decode(started.stdout), "# Outside\n\nHELLO\n");
+    assert.equal(
+      new TextDecoder().decode(started.stdout),
+      "# Outside\n\nf.txt\n./d/f.txt\n1\nBYE\n",
+    );
     assert.equal(stderr, "workflow run: outside\nworkflow status: completed\n");
     const exported = await xmd("workflow", "export", "outside", join(dir, "out"));
     assert.equal(exported.code, 0, new TextDecoder().decode(exported.stderr));
-    assert.equal(await Deno.readTextFile(join(dir, "out", "f.txt")), "hello\n");
+    assert.equal(await Deno.readTextFile(join(dir, "out", "d", "f.txt")), "hello\n");
     // Nothing of this checkout's layout was used: no node_modules folder appeared.
     await assert.rejects(Deno.stat(join(dir, "node_modules")), Deno.errors.NotFound);
   } finally {

@@ -3,9 +3,10 @@
  * with no permission flag (so no host file, environment variable, network or
  * subprocess), `--no-prompt` (a permission request is denied, never asked),
  * no configuration file, and a V8 heap limit. It needs nothing of the
- * caller's configuration: `just-bash` is passed as the module URL this
- * process resolved it to, so the published CLI and library users run shell
- * blocks with no extra flag.
+ * caller's configuration: it resolves `just-bash` from Deno's cache through
+ * its own frozen lock (worker-shell-child-lock.json), so the published CLI
+ * and library users run shell blocks with no extra flag, and every host runs
+ * the very interpreter version that lock names.
  *
  * Invariants:
  * - Frames are written and delivered in order; the interpreter's frames are
@@ -17,6 +18,9 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeFrame, type Frame, FrameError, FrameReader } from "./worker-shell-frames.ts";
 
@@ -47,6 +51,12 @@ export const DEFAULT_HEAP_LIMIT_MIB = 2048;
 
 /** The interpreter module: just-bash behind Worker Shell's frames. */
 export const INTERPRETER_URL: URL = new URL("./worker-shell-child.ts", import.meta.url);
+/** The interpreter's lock: just-bash and everything it imports, by version and integrity. */
+const LOCK_URL = new URL("./worker-shell-child-lock.json", import.meta.url);
+/** The lock's content, when this module is not a local file (a published package). */
+const REMOTE_LOCK: string | undefined = LOCK_URL.protocol === "file:" ? undefined : JSON.stringify(
+  (await import("./worker-shell-child-lock.json", { with: { type: "json" } })).default,
+);
 /** The interpreter's requests carry paths and small values; content is payload. */
 const BOUNDS = { maxHeader: 1024 * 1024, maxPayload: 1024 * 1024 * 1024 };
 /** What the interpreter may print on stderr is kept only this far (it says why it died). */
@@ -83,7 +93,7 @@ export class ShellProcess {
 
   /** Starts `entry` (the interpreter module) with a heap limit of `heapLimitMib` MiB. */
   constructor(entry: URL, heapLimitMib: number, handlers: ShellProcessHandlers) {
-    const justBash = import.meta.resolve("just-bash");
+    const lock = lockPath();
     const env: Record<string, string> = {};
     for (const name of PASSED_ENV) {
       const value = Deno.env.get(name);
@@ -94,14 +104,13 @@ export class ShellProcess {
         "run",
         "--quiet",
         "--no-config",
-        "--no-lock",
+        `--lock=${lock.path}`,
+        "--frozen",
+        "--node-modules-dir=none",
         "--no-prompt",
-        // just-bash's own imports resolve as the host's did: through the
-        // node_modules folder it was found in, or through Deno's npm cache.
-        `--node-modules-dir=${inNodeModules(justBash) ? "manual" : "none"}`,
         `--v8-flags=--max-old-space-size=${heapLimitMib}`,
         entry.href,
-        justBash,
+        lock.justBash,
       ],
       clearEnv: true,
       env,
@@ -163,9 +172,34 @@ export class ShellProcess {
   }
 }
 
-/** Whether a resolved module URL lies in a `node_modules` folder. */
-function inNodeModules(url: string): boolean {
-  return url.startsWith("file:") && fileURLToPath(url).split(/[\\/]/).includes("node_modules");
+let childLock: { path: string; justBash: string } | undefined;
+
+/**
+ * The interpreter's lock file and the just-bash specifier it pins. A published
+ * package's copy is written once to the temporary folder, named by its hash.
+ */
+function lockPath(): { path: string; justBash: string } {
+  if (childLock) return childLock;
+  let path: string;
+  let text: string;
+  if (REMOTE_LOCK === undefined) {
+    path = fileURLToPath(LOCK_URL);
+    text = Deno.readTextFileSync(path);
+  } else {
+    text = REMOTE_LOCK;
+    const digest = createHash("sha256").update(text).digest("hex").slice(0, 16);
+    path = join(tmpdir(), `xmd-worker-shell-${digest}.json`);
+    try {
+      Deno.statSync(path);
+    } catch {
+      const staging = `${path}.${crypto.randomUUID()}`;
+      Deno.writeTextFileSync(staging, text);
+      Deno.renameSync(staging, path);
+    }
+  }
+  const specifiers = Object.keys(JSON.parse(text).specifiers);
+  childLock = { path, justBash: specifiers.find((name) => name.startsWith("npm:just-bash@"))! };
+  return childLock;
 }
 
 /** The last `STDERR_TAIL` characters of a stream, read to its end. */

@@ -240,3 +240,24 @@ Deno.test("WS-36: an interpreter frame over its bound, or one that does not pars
   assert.equal(result.stdout, "ok\n");
   assert.deepEqual(ws.readdir("/"), ["ok"]);
 });
+
+Deno.test("WS-34: the interpreter's own lock pins the just-bash deno.lock resolves, with the same packages", async () => {
+  const read = async (url: URL) => JSON.parse(await Deno.readTextFile(url));
+  const child = await read(new URL("./worker-shell-child-lock.json", import.meta.url));
+  const root = await read(new URL("../../../../deno.lock", import.meta.url));
+  const version = root.specifiers["npm:just-bash@^3.4.2"];
+  assert.deepEqual(child.specifiers, { [`npm:just-bash@${version}`]: version });
+  for (const [name, entry] of Object.entries(child.npm)) {
+    assert.deepEqual(entry, root.npm[name], `${name} differs from deno.lock`);
+  }
+  // Every package just-bash needs is in the interpreter's lock.
+  const names = new Set(Object.keys(child.npm));
+  for (const entry of Object.values(child.npm) as { dependencies?: string[] }[]) {
+    for (const dependency of entry.dependencies ?? []) {
+      assert.ok(
+        names.has(dependency) || [...names].some((name) => name.startsWith(`${dependency}@`)),
+        `${dependency} is missing`,
+      );
+    }
+  }
+});
