@@ -17,6 +17,18 @@ export interface XmdResult {
 }
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+
+/**
+ * Deno's cache folder as this process uses it. Packages resolve from it (there
+ * is no node_modules folder), so a test that sets another HOME must still
+ * point the subprocess at it.
+ */
+export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
+  JSON.parse(
+    new TextDecoder().decode(
+      new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).outputSync().stdout,
+    ),
+  ).denoDir;
 const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
 
 /** Spawns `xmd <args>` in `cwd` (as `INIT_CWD`, like `deno task`) and waits for it. */
@@ -45,7 +57,7 @@ export function spawnXmd(
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/tmp",
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      DENO_DIR,
       INIT_CWD: options.cwd,
       NO_COLOR: "1",
       ...options.env,

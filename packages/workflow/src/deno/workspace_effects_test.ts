@@ -365,10 +365,17 @@ Deno.test("effects: a stale interpreter's requests are refused by token, before 
       send({ type: "output", token, stream: "stdout" }, encoder.encode(JSON.stringify(value)));
     const fs = (token: string, id: number, op: string, args: string[], content?: Uint8Array) =>
       send({ type: "fs", token, id, op, args }, content);
+    // Block 3 may start before the reply to request 4 arrives: it waits for it.
+    const finishThird = () => {
+      if (tokens.length < 3 || !(4 in replies)) return;
+      print(tokens[2], { 4: replies[4] });
+      send({ type: "done", token: tokens[2], exitCode: 0 });
+    };
     onFrame((header, payload) => {
       if (header.type === "reply") {
         replies[header.id] = header.error?.code ?? decoder.decode(payload);
         if (header.id === 0) send({ type: "done", token: tokens[0], exitCode: 0 });
+        if (header.id === 4) finishThird();
         if (--waiting === 0) {
           print(tokens[1], { 1: replies[1], 2: replies[2], 3: replies[3] });
           send({ type: "done", token: tokens[1], exitCode: 0 });
@@ -385,8 +392,7 @@ Deno.test("effects: a stale interpreter's requests are refused by token, before 
         fs(tokens[0], 2, "readFile", ["/one"]);
         fs(tokens[1], 3, "readFile", ["/one"]);
       } else {
-        print(header.token, { 4: replies[4] });
-        send({ type: "done", token: header.token, exitCode: 0 });
+        finishThird();
       }
     });`);
   const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
