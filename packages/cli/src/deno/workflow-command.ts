@@ -31,6 +31,7 @@ import {
   RunsFolderError,
   type RunStatus,
   ShellLostError,
+  type WorkflowHost,
 } from "@xmd/workflow";
 import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
@@ -137,6 +138,15 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
   }
 }
 
+/**
+ * The host every `xmd workflow` command talks to. Commands know only the
+ * `WorkflowHost` contract; this is the one place a host is chosen (the local
+ * runs folder today).
+ */
+function hostFor(io: CommandIo): WorkflowHost {
+  return new LocalWorkflowHost(runsFolder(io.env), { shell: shellOptions(io.env) });
+}
+
 async function dispatch(args: readonly string[], io: CommandIo): Promise<number> {
   const [command, ...rest] = args;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
@@ -147,7 +157,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
     io.stdout(WORKFLOW_USAGE + "\n");
     return 0;
   }
-  const host = new LocalWorkflowHost(runsFolder(io.env), { shell: shellOptions(io.env) });
+  const host = hostFor(io);
   const flags = new Set(rest.filter((arg) => arg.startsWith("--")));
   const positionals = rest.filter((arg) => !arg.startsWith("--"));
   const json = flags.has("--json");
@@ -300,7 +310,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
   }
 }
 
-async function start(host: LocalWorkflowHost, args: readonly string[], io: CommandIo) {
+async function start(host: WorkflowHost, args: readonly string[], io: CommandIo) {
   let id: string | undefined;
   const rest: string[] = [];
   for (const arg of args) {
@@ -351,7 +361,7 @@ async function start(host: LocalWorkflowHost, args: readonly string[], io: Comma
 
 /** Runs a start or resume, printing the run id once it exists and the status once committed. */
 async function execute(
-  host: LocalWorkflowHost,
+  host: WorkflowHost,
   io: CommandIo,
   secretDetection: boolean,
   run: (executionIo: ExecutionIo) => Promise<ExecutionReport>,
@@ -397,7 +407,7 @@ function secretDetectionOf(flags: Set<string>, io: CommandIo): boolean {
 }
 
 async function finish(
-  host: LocalWorkflowHost,
+  host: WorkflowHost,
   report: ExecutionReport,
   io: CommandIo,
 ): Promise<number> {
