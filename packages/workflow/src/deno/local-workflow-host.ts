@@ -46,7 +46,7 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
-import { hasExecBlocks } from "../execution/workflow-support.ts";
+import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
 import { RunStore } from "../store/run-store.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
 import { liveRootOf } from "../workspace/live-root.ts";
@@ -110,6 +110,9 @@ export class LocalWorkflowHost implements WorkflowHost {
   async start(request: StartRequest, io: ExecutionIo): Promise<ExecutionReport> {
     const id = request.id ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
     checkRunId(id);
+    // A library caller gets the same refusal as the CLI: a block no Worker
+    // Shell can run is refused before anything exists.
+    checkWorkflowSupport(request.program);
     // A process that may not start the interpreter is refused before a run
     // exists, rather than leaving one stopped at its first block.
     const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;

@@ -107,9 +107,7 @@ Deno.test("WS-45: an interpreter killed from outside leaves the run interrupted 
     seen += value;
   }
   // The interpreter is the xmd process's only child.
-  const listed = await new Deno.Command("ps", {
-    args: ["-o", "pid=", "--ppid", String(child.pid)],
-  }).output();
+  const listed = await new Deno.Command("pgrep", { args: ["-P", String(child.pid)] }).output();
   const pids = new TextDecoder().decode(listed.stdout).trim().split(/\s+/).filter(Boolean);
   assert.equal(pids.length, 1, "one interpreter process");
   Deno.kill(Number(pids[0]), "SIGKILL");
