@@ -39,6 +39,7 @@ const USER_ERRORS = new Set([
   "WorkflowDatabaseFormatError",
   "WorkflowSchemaVersionError",
   "WorkflowDatabaseCorruptError",
+  "RunDatabaseAccessError",
   "RunNotFoundError",
   "RunBusyError",
   "RunStateError",

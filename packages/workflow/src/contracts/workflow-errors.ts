@@ -20,6 +20,26 @@ export class WorkflowDatabaseCorruptError extends Error {
   override name = "WorkflowDatabaseCorruptError";
 }
 
+/**
+ * A run database SQLite cannot read without writing beside it or into it: its
+ * folder is read-only and the `-wal`/`-shm` it needs are missing, or a write
+ * stopped half-way whose rollback journal only a writer can apply.
+ */
+export class RunDatabaseAccessError extends Error {
+  override name = "RunDatabaseAccessError";
+  /** Which of the two it is. */
+  readonly reason: "read-only-folder" | "unfinished-write";
+
+  constructor(
+    message: string,
+    reason: "read-only-folder" | "unfinished-write",
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
+
 /** No run has this id. */
 export class RunNotFoundError extends Error {
   override name = "RunNotFoundError";

@@ -93,12 +93,14 @@ export function assertRefused(outcome: Outcome, message: RegExp): void {
   assert.ok(message.test(lines[0]), `${lines[0]} does not match ${message}`);
 }
 
-/** The run database's files: the main file and the WAL (empty when absent). */
+/** The run database's files: the main file, the WAL and the wal-index (empty when absent). */
 export interface DatabaseFiles {
   /** The main file. */
   main: Uint8Array;
   /** The `-wal` file, or an empty array when there is none. */
   wal: Uint8Array;
+  /** The `-shm` file (the wal-index), or an empty array when there is none. */
+  shm: Uint8Array;
 }
 
 /** The database path of `RUN` under `runs`. */
@@ -108,8 +110,30 @@ export function runPath(runs: string): string {
 
 /** Reads the run database's files. */
 export async function readDatabase(runs: string): Promise<DatabaseFiles> {
-  const path = runPath(runs);
-  return { main: await Deno.readFile(path), wal: await readOrEmpty(`${path}-wal`) };
+  return await readDatabaseAt(runPath(runs));
+}
+
+/** Reads the files of the run database at `path`. */
+export async function readDatabaseAt(path: string): Promise<DatabaseFiles> {
+  return {
+    main: await readOrEmpty(path),
+    wal: await readOrEmpty(`${path}-wal`),
+    shm: await readOrEmpty(`${path}-shm`),
+  };
+}
+
+/** Which of a run database's side files exist (`-wal`, `-shm`, `-journal`). */
+export async function sideFiles(path: string): Promise<string[]> {
+  const present: string[] = [];
+  for (const suffix of ["-wal", "-shm", "-journal"]) {
+    try {
+      await Deno.stat(`${path}${suffix}`);
+      present.push(suffix);
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return present;
 }
 
 /** Writes `files` as the run database of a fresh runs folder and returns the folder. */
@@ -118,7 +142,28 @@ export async function restoreDatabase(files: DatabaseFiles): Promise<string> {
   const path = runPath(runs);
   await Deno.writeFile(path, files.main);
   if (files.wal.length > 0) await Deno.writeFile(`${path}-wal`, files.wal);
+  if (files.shm.length > 0) await Deno.writeFile(`${path}-shm`, files.shm);
   return runs;
+}
+
+/**
+ * The files that differ between two database snapshots, byte for byte; with
+ * `shm: false` the wal-index is left out.
+ */
+export function sameFiles(
+  a: DatabaseFiles,
+  b: DatabaseFiles,
+  { shm = true }: { shm?: boolean } = {},
+): string[] {
+  const differs: string[] = [];
+  if (!equalBytes(a.main, b.main)) differs.push("main file");
+  if (!equalBytes(a.wal, b.wal)) differs.push("-wal");
+  if (shm && !equalBytes(a.shm, b.shm)) differs.push("-shm");
+  return differs;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
 }
 
 async function readOrEmpty(path: string): Promise<Uint8Array> {
@@ -184,6 +229,7 @@ async function buildReference(): Promise<Reference> {
   assert.ok(done.stdout.includes("Done: hi."), done.stdout);
   for (const files of [suspendedFirst, answeredFirst, suspendedSecond, answeredSecond]) {
     assert.equal(files.wal.length, 0, "a cleanly closed database leaves no WAL");
+    assert.equal(files.shm.length, 0, "a cleanly closed database leaves no wal-index");
   }
   const events = eventsOf(await host.history(RUN));
   await Deno.remove(runs, { recursive: true });
@@ -195,6 +241,52 @@ async function buildReference(): Promise<Reference> {
     suspensions: [first, second],
     output: done.stdout,
     events,
+  };
+}
+
+/**
+ * Run databases whose committed state lives partly in a write-ahead log: each
+ * is what a command killed (SIGKILL) right after a commit leaves, before any
+ * checkpoint, with its wal-index.
+ */
+export interface WalReference {
+  /** `start` killed right after creating the run: the creation is the log's one transaction. */
+  created: DatabaseFiles;
+  /** `start` killed right after settling `suspended`: the whole run is in the log. */
+  suspendedFirst: DatabaseFiles;
+  /** `answer` killed right after storing the answer to a run at rest (`suspendedFirst`). */
+  answeredFirst: DatabaseFiles;
+}
+
+let walReference: Promise<WalReference> | undefined;
+
+/** Builds the WAL reference once per test process (every command a real, killed subprocess). */
+export function walReferenceRun(): Promise<WalReference> {
+  walReference ??= buildWalReference();
+  return walReference;
+}
+
+async function buildWalReference(): Promise<WalReference> {
+  const reference = await referenceRun();
+  const killed = async (from: DatabaseFiles | null, args: readonly string[], point: string) => {
+    const runs = from
+      ? await restoreDatabase(from)
+      : await Deno.makeTempDir({ prefix: "xmd-wal-" });
+    const outcome = await workflow(runs, args, { XMD_FAILPOINT: point });
+    assert.equal(outcome.signal, "SIGKILL", `${point} did not fire:\n${outcome.stderr}`);
+    const files = await readDatabase(runs);
+    assert.ok(files.wal.length > 0 && files.shm.length > 0, `${point} left no WAL`);
+    await Deno.remove(runs, { recursive: true });
+    return files;
+  };
+  return {
+    created: await killed(null, START, "create:after"),
+    suspendedFirst: await killed(null, START, "settle:after"),
+    answeredFirst: await killed(
+      reference.suspendedFirst,
+      answerArgs(reference.suspensions[0]),
+      "store-answer:after",
+    ),
   };
 }
 

@@ -15,6 +15,7 @@ import {
   referenceRun,
   restoreDatabase,
   RUN,
+  sameFiles,
   startWorkflow,
   workflow,
 } from "./_test-workflow-cli.ts";
@@ -52,8 +53,9 @@ Deno.test({
     }
     assertRefused(refusals[3], /Cannot answer run "matrix": it is running, not waiting/);
 
+    // The wal-index is shared memory the readers' read marks live in, not data.
     const after = await readDatabase(runs);
-    assert.deepEqual(after, before, "the refused commands changed the database");
+    assert.deepEqual(sameFiles(after, before, { shm: false }), [], "the refusals changed files");
   } finally {
     Deno.kill(first.pid, "SIGCONT");
   }

@@ -2,8 +2,10 @@
  * The corruption matrix: a run database that is not ours, newer, partially
  * initialized or damaged is refused with its typed error by every command
  * that reaches it, in-process and through the CLI (exit 1, one message, no
- * stack trace), and the file is byte-for-byte unchanged afterwards, with no
- * WAL left holding changes.
+ * stack trace), and its files (main file, write-ahead log, wal-index) are
+ * byte-for-byte unchanged afterwards, with no file created or removed beside
+ * it. The WAL cases start from a run a killed command left with committed
+ * frames in its write-ahead log (WF-41, WF-42, WF-43).
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
@@ -13,19 +15,27 @@ import {
   WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
 import {
+  answerArgs,
   assertRefused,
   type DatabaseFiles,
   eachConcurrently,
   fixtureProgram,
   quietIo,
+  readDatabaseAt,
   referenceRun,
   restoreDatabase,
   RUN,
   runPath,
+  sameFiles,
+  sideFiles,
+  START,
+  type WalReference,
+  walReferenceRun,
   workflow,
 } from "./_test-workflow-cli.ts";
 import { LocalWorkflowHost } from "./local-workflow-host.ts";
 import { APPLICATION_ID, openRunDatabase } from "./run-database.ts";
+import { scanWal } from "./wal-file.ts";
 
 type Refusal =
   | typeof WorkflowDatabaseFormatError
@@ -54,15 +64,24 @@ const EVERYTHING: Reach[] = [
 const JOURNAL: Reach[] = ["history", "resume", "answer", "cancel", "start"];
 const RECORD: Reach[] = ["status", ...JOURNAL];
 
+/** A reference state: a database at rest, or one a killed command left with a WAL (`wal:…`). */
+type From = "suspendedFirst" | "answeredFirst" | `wal:${keyof WalReference}`;
+
 interface Case {
   name: string;
   /** The reference state it is made from. */
-  from: "suspendedFirst" | "answeredFirst";
+  from: From;
   /** Damages a copy of the run database at `path` (or replaces it). */
   damage(path: string): Promise<void> | void;
   error: Refusal;
   message: RegExp;
   reach: Reach[];
+  /**
+   * What also runs through the CLI: by default the first inspection that
+   * reads the damage, and resume; `every`: status, list, resume, start and
+   * answer, each a subprocess.
+   */
+  cli?: "every";
 }
 
 /** Runs SQL on the database at `path` with a plain connection, as an outside tool would. */
@@ -73,6 +92,32 @@ function edit(path: string, sql: string): void {
   } finally {
     db.close();
   }
+}
+
+/** The page size recorded in a database's header. */
+async function pageSizeOf(path: string): Promise<number> {
+  const header = (await Deno.readFile(path)).subarray(0, 100);
+  const size = new DataView(header.buffer).getUint16(16);
+  return size === 1 ? 65536 : size;
+}
+
+/** The byte offset of WAL frame `frame` (1-based), or of its page when `page`. */
+async function frameOffset(path: string, frame: number, page = false): Promise<number> {
+  const pageSize = await pageSizeOf(path);
+  return 32 + (frame - 1) * (24 + pageSize) + (page ? 24 + 100 : 0);
+}
+
+/** The number of whole frames in the WAL of the database at `path`. */
+async function frameCount(path: string): Promise<number> {
+  const size = (await Deno.stat(`${path}-wal`)).size;
+  return Math.floor((size - 32) / (24 + await pageSizeOf(path)));
+}
+
+/** Inverts one byte of the WAL at `offset`. */
+async function flipWalByte(path: string, offset: number): Promise<void> {
+  const bytes = await Deno.readFile(`${path}-wal`);
+  bytes[offset] ^= 0xff;
+  await Deno.writeFile(`${path}-wal`, bytes);
 }
 
 const NOT_OURS = /is not a SQLite database|is a SQLite database but not an xmd run/;
@@ -230,23 +275,121 @@ const CASES: Case[] = [
     message: /its answer is not JSON/,
     reach: ["resume", "answer", "cancel", "start"],
   },
+  // A run with a write-ahead log (WF-41, WF-42): what SQLite would silently
+  // cut short is refused before SQLite opens anything.
+  {
+    name: "WF-41 a flipped byte in an early WAL frame's page, committed frames after it",
+    from: "wal:suspendedFirst",
+    damage: async (path) => flipWalByte(path, await frameOffset(path, 1, true)),
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log frame 1 is damaged, and committed frames follow it/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-41 a flipped salt byte in a WAL frame header, committed frames after it",
+    from: "wal:suspendedFirst",
+    damage: async (path) => flipWalByte(path, await frameOffset(path, 2) + 9),
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log frame 2 is damaged, and committed frames follow it/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-41 a damaged WAL header",
+    from: "wal:suspendedFirst",
+    damage: (path) => flipWalByte(path, 13),
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log header fails its checksum/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-41 a flipped byte in the WAL's last frame (its wal-index survives)",
+    from: "wal:suspendedFirst",
+    damage: async (path) =>
+      flipWalByte(path, await frameOffset(path, await frameCount(path), true)),
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log holds \d+ of the \d+ committed frames its wal-index records/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-41 a truncated WAL (its wal-index survives)",
+    from: "wal:suspendedFirst",
+    damage: async (path) => {
+      const bytes = await Deno.readFile(`${path}-wal`);
+      await Deno.writeFile(`${path}-wal`, bytes.subarray(0, await frameOffset(path, 3)));
+    },
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log holds \d+ of the \d+ committed frames its wal-index records/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-41 a missing WAL (its wal-index survives)",
+    from: "wal:suspendedFirst",
+    damage: (path) => Deno.remove(`${path}-wal`),
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log is missing, and its wal-index records \d+ committed frames/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-41 a flipped byte in the WAL of a stored answer, committed frames after it",
+    from: "wal:answeredFirst",
+    damage: async (path) => flipWalByte(path, await frameOffset(path, 1, true)),
+    error: WorkflowDatabaseCorruptError,
+    message: /write-ahead log frame 1 is damaged, and committed frames follow it/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
+  {
+    name: "WF-42 no run in the database, its creation damaged in the WAL (no wal-index)",
+    from: "wal:created",
+    damage: async (path) => {
+      await flipWalByte(path, await frameOffset(path, await frameCount(path), true));
+      await Deno.remove(`${path}-shm`);
+    },
+    error: WorkflowDatabaseCorruptError,
+    message: /holds no run, while its write-ahead log holds frames SQLite cannot apply/,
+    reach: EVERYTHING,
+    cli: "every",
+  },
 ];
 
-Deno.test("corruption matrix: each damaged database is refused with its typed error and left byte-identical", async () => {
+Deno.test("WF-43 corruption matrix: each damaged database is refused with its typed error and left byte-identical", async () => {
   const reference = await referenceRun();
+  const wal = await walReferenceRun();
   const [firstId] = reference.suspensions;
   const program = await fixtureProgram();
+  const state = (from: From): DatabaseFiles =>
+    from.startsWith("wal:")
+      ? wal[from.slice(4) as keyof WalReference]
+      : reference[from as "suspendedFirst" | "answeredFirst"];
 
   await eachConcurrently(CASES, 3, (c) => c.name, async (c) => {
-    const runs = await restoreDatabase(reference[c.from]);
+    const runs = await restoreDatabase(state(c.from));
     const path = runPath(runs);
+    if (c.from.startsWith("wal:")) {
+      const scan = await scanWal(`${path}-wal`, await pageSizeOf(path));
+      assert.ok(scan.committedFrames > 0, "the WAL holds committed frames before the damage");
+    }
     await c.damage(path);
-    const before = await files(path);
-    assert.equal(before.wal.length, 0, "the damaged file is complete on its own");
+    const before = await readDatabaseAt(path);
+    const sides = await sideFiles(path);
+    if (!c.from.startsWith("wal:")) {
+      assert.equal(before.wal.length, 0, "the damaged file is complete on its own");
+    }
+    // Reading a log needs its wal-index: SQLite creates a missing one (derived
+    // from the log, holding no data); nothing else may appear or change.
+    const indexMayAppear = sides.includes("-wal") && !sides.includes("-shm");
     const unchanged = async (after: string) => {
-      const now = await files(path);
-      assert.ok(equalBytes(now.main, before.main), `the file changed after ${after}`);
-      assert.equal(now.wal.length, 0, `a WAL holds changes after ${after}`);
+      const now = await readDatabaseAt(path);
+      if (indexMayAppear) now.shm = before.shm;
+      assert.deepEqual(sameFiles(now, before), [], `changed after ${after}`);
+      const present = (await sideFiles(path)).filter((side) => !indexMayAppear || side !== "-shm");
+      assert.deepEqual(present, sides, `files appeared or went after ${after}`);
     };
 
     const host = new LocalWorkflowHost(runs);
@@ -269,28 +412,22 @@ Deno.test("corruption matrix: each damaged database is refused with its typed er
       await unchanged(reach);
     }
 
-    // Through the CLI: the first inspection that reads the damage, and resume.
+    // Through the CLI: the first inspection that reads the damage and resume,
+    // or the case's commands (`list` warns about the file and lists the rest).
     const read = (["status", "history"] as const).find((command) => c.reach.includes(command));
-    for (const args of [...(read ? [[read, RUN]] : []), ["resume", RUN]]) {
-      assertRefused(await workflow(runs, args), c.message);
+    const commands = c.cli === "every"
+      ? [["status", RUN], ["list"], ["resume", RUN], [...START], answerArgs(firstId)]
+      : [...(read ? [[read, RUN]] : []), ["resume", RUN]];
+    for (const args of commands) {
+      const outcome = await workflow(runs, args);
+      if (args[0] === "list") {
+        assert.equal(outcome.code, 0, outcome.stderr);
+        assert.match(outcome.stderr, c.message);
+      } else {
+        assertRefused(outcome, c.message);
+      }
       await unchanged(`xmd workflow ${args[0]}`);
     }
     await Deno.remove(runs, { recursive: true });
   });
 });
-
-async function files(path: string): Promise<DatabaseFiles> {
-  const read = async (file: string) => {
-    try {
-      return await Deno.readFile(file);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return new Uint8Array();
-      throw error;
-    }
-  };
-  return { main: await read(path), wal: await read(`${path}-wal`) };
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, index) => byte === b[index]);
-}

@@ -11,6 +11,12 @@
  * - Inspection (`inspect`, `history`, `list`, `diff`, `export`) and `answer`
  *   take no lock and run nothing; `answer` appends no event and changes no
  *   status; `export` writes only into its (empty) target directory.
+ * - Everything is read, recognized and checked over a read-only connection
+ *   (one committed state) before anything is written; only then, and only
+ *   when there is something to write, is a writing connection opened. So
+ *   inspection never checkpoints or rewrites a database, and every refusal
+ *   leaves its files (main file and write-ahead log) byte-for-byte as they
+ *   were.
  *
  * @module
  */
@@ -47,7 +53,8 @@ import type {
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
-import { RunStore } from "../store/run-store.ts";
+import { checkCancellable, RunStore } from "../store/run-store.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
 import { liveRootOf } from "../workspace/live-root.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
@@ -58,10 +65,11 @@ import { nativeSha256Hex } from "./native-sha256.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
 import { interpreterStartProblem } from "./worker-shell-process.ts";
-import { openRunDatabase } from "./run-database.ts";
+import { openRunDatabase, readConsistently, readRunDatabase } from "./run-database.ts";
 import { createRunsFolder, runsFolderRefusal } from "./runs-folder.ts";
 
 const RECOGNITION_ERRORS = new Set([
+  "RunDatabaseAccessError",
   "WorkflowDatabaseFormatError",
   "WorkflowSchemaVersionError",
   "WorkflowDatabaseCorruptError",
@@ -119,43 +127,56 @@ export class LocalWorkflowHost implements WorkflowHost {
     if (shellProblem !== null) throw new WorkerShellPermissionError(shellProblem);
     await createRunsFolder(this.#runs);
     const path = this.pathOf(id);
+    const where = `run "${id}"`;
     using lock = await this.#lock(path, id);
-    const opened = await openRunDatabase(path, `run "${id}"`, { create: true });
-    using seam = opened!.seam;
-    const store = new RunStore(seam, `run "${id}"`);
     const definition = definitionHash(request.program, request.target);
     const propsHash = sha256Hex(canonicalJson(request.props));
-    if (opened!.created || !store.hasRun()) {
-      const root = request.program.root.file;
-      const execution = store.create({
-        id,
-        document: root,
-        target: request.target ?? null,
-        definitionHash: definition,
-        props: request.props,
-        propsHash,
-        sources: [...request.program.sources].map(([label, text]) => ({
-          label,
-          text,
-          root: label === root,
-        })),
+    // An existing run is recognized and compared before anything is written.
+    let existing = false;
+    const reading = await readRunDatabase(path, where, { recover: true });
+    if (reading) {
+      using _reading = reading;
+      const store = new RunStore(reading, where);
+      existing = await readConsistently(reading, () => {
+        if (!store.hasRun()) return false;
+        const record = store.record();
+        const differs = record.definitionHash !== definition
+          ? (record.target ?? null) !== (request.target ?? null) ? "target" : "definition"
+          : record.propsHash !== propsHash
+          ? "props value"
+          : undefined;
+        if (differs) {
+          throw new RunConflictError(
+            `Cannot start run "${id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
+          );
+        }
+        return true;
       });
+    }
+    if (existing) {
       io.onRun(id);
-      return await this.#execute(store, execution, io, lock);
+      return await this.#continue(path, id, io, lock);
     }
-    const record = store.record();
-    const differs = record.definitionHash !== definition
-      ? (record.target ?? null) !== (request.target ?? null) ? "target" : "definition"
-      : record.propsHash !== propsHash
-      ? "props value"
-      : undefined;
-    if (differs) {
-      throw new RunConflictError(
-        `Cannot start run "${id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
-      );
-    }
+    // No run yet (a new id, or a start that stopped before creating it).
+    const opened = await openRunDatabase(path, where, { create: true });
+    using seam = opened!.seam;
+    const store = new RunStore(seam, where);
+    const root = request.program.root.file;
+    const execution = store.create({
+      id,
+      document: root,
+      target: request.target ?? null,
+      definitionHash: definition,
+      props: request.props,
+      propsHash,
+      sources: [...request.program.sources].map(([label, text]) => ({
+        label,
+        text,
+        root: label === root,
+      })),
+    });
     io.onRun(id);
-    return await this.#continue(store, io, lock);
+    return await this.#execute(store, execution, io, lock);
   }
 
   async resume(id: string, io: ExecutionIo): Promise<ExecutionReport> {
@@ -163,10 +184,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     using lock = await this.#lock(path, id);
-    using seam = await this.#open(path, id);
-    const store = new RunStore(seam, `run "${id}"`);
     io.onRun(id);
-    return await this.#continue(store, io, lock);
+    return await this.#continue(path, id, io, lock);
   }
 
   async answer(
@@ -178,48 +197,56 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using seam = await this.#open(path, id);
-    const store = new RunStore(seam, `run "${id}"`);
-    const pending = store.pendingSuspension();
-    if (!pending) {
-      throw new RunStateError(
-        `Cannot answer run "${id}": it is ${store.record().status}, not waiting for an answer`,
-      );
-    }
-    if (pending.suspensionId !== suspensionId) {
-      throw new RunStateError(
-        `Cannot answer "${suspensionId}": run "${id}" waits for ${pending.suspensionId}`,
-      );
-    }
-    const problems = answerProblems(pending.schema as JsonValue, value);
-    if (problems.length > 0) {
-      throw new AnswerRefusedError(
-        `Cannot accept the answer to ${suspensionId}: it does not match the question's schema: ${
-          problems.join("; ")
-        }`,
-      );
-    }
-    const gate = secretDetection ? createSecretGate() : disabledSecretGate;
-    await gate.check(JSON.stringify(value), `the answer to ${suspensionId}`);
-    store.verify();
-    store.storeAnswer(suspensionId, value);
+    await this.#read(path, id, async (store) => {
+      store.verify();
+      const pending = store.pendingSuspension();
+      if (!pending) {
+        throw new RunStateError(
+          `Cannot answer run "${id}": it is ${store.record().status}, not waiting for an answer`,
+        );
+      }
+      if (pending.suspensionId !== suspensionId) {
+        throw new RunStateError(
+          `Cannot answer "${suspensionId}": run "${id}" waits for ${pending.suspensionId}`,
+        );
+      }
+      if (pending.answered) {
+        throw new RunStateError(
+          `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${id}`,
+        );
+      }
+      const problems = answerProblems(pending.schema as JsonValue, value);
+      if (problems.length > 0) {
+        throw new AnswerRefusedError(
+          `Cannot accept the answer to ${suspensionId}: it does not match the question's schema: ${
+            problems.join("; ")
+          }`,
+        );
+      }
+      const gate = secretDetection ? createSecretGate() : disabledSecretGate;
+      await gate.check(JSON.stringify(value), `the answer to ${suspensionId}`);
+    }, { recover: true });
+    using seam = await this.#write(path, id);
+    // Checked again in the write transaction: another answer may have won meanwhile.
+    new RunStore(seam, `run "${id}"`).storeAnswer(suspensionId, value);
   }
 
   async inspect(id: string): Promise<RunInspection> {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using seam = await this.#open(path, id);
-    return inspectStore(new RunStore(seam, `run "${id}"`));
+    return await this.#read(path, id, inspectStore);
   }
 
   async history(id: string): Promise<RunHistory> {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using seam = await this.#open(path, id);
-    const store = new RunStore(seam, `run "${id}"`);
-    return { ...inspectStore(store), events: store.events() };
+    return await this.#read(
+      path,
+      id,
+      (store) => ({ ...inspectStore(store), events: store.events() }),
+    );
   }
 
   async export(
@@ -231,38 +258,39 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using seam = await this.#open(path, id);
     const where = `run "${id}"`;
-    const store = new RunStore(seam, where);
-    const record = store.record();
-    const event = at ?? (record.eventCount > 0 ? record.eventCount : null);
-    const root = at === null ? record.root : rootAfter(store, id, at);
-    await checkExportTarget(directory);
-    // Everything is read and checked before the first byte is written: a damaged root writes nothing.
-    verifyRoot(seam, root, where);
-    const counts = await exportDirectory(
-      walkRoot(seam, root, where),
-      liveHardLinks(seam, root),
-      directory,
-      options,
-    );
-    return { id, event, root, ...counts };
+    return await this.#read(path, id, async (store) => {
+      const seam = store.sql;
+      const record = store.record();
+      const event = at ?? (record.eventCount > 0 ? record.eventCount : null);
+      const root = at === null ? record.root : rootAfter(store, id, at);
+      await checkExportTarget(directory);
+      // Everything is read and checked before the first byte is written: a damaged root writes nothing.
+      verifyRoot(seam, root, where);
+      const counts = await exportDirectory(
+        walkRoot(seam, root, where),
+        liveHardLinks(seam, root),
+        directory,
+        options,
+      );
+      return { id, event, root, ...counts };
+    });
   }
 
   async diff(id: string, from: number, to: number): Promise<RunDiff> {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    using seam = await this.#open(path, id);
     const where = `run "${id}"`;
-    const store = new RunStore(seam, where);
-    const a = rootAfter(store, id, from);
-    const b = rootAfter(store, id, to);
-    return {
-      from: { event: from, root: a },
-      to: { event: to, root: b },
-      ...diffRoots(seam, a, b, where),
-    };
+    return await this.#read(path, id, (store) => {
+      const a = rootAfter(store, id, from);
+      const b = rootAfter(store, id, to);
+      return {
+        from: { event: from, root: a },
+        to: { event: to, root: b },
+        ...diffRoots(store.sql, a, b, where),
+      };
+    });
   }
 
   async list(): Promise<RunListing> {
@@ -277,12 +305,14 @@ export class LocalWorkflowHost implements WorkflowHost {
     for (const entry of entries) {
       if (!entry.isFile || !/^[0-9a-f]{64}\.sqlite$/.test(entry.name)) continue;
       const path = join(this.#runs, entry.name);
+      const where = `run file ${entry.name}`;
       try {
-        const opened = await openRunDatabase(path, `run file ${entry.name}`, { create: false });
-        if (!opened) continue;
-        using seam = opened.seam;
-        const store = new RunStore(seam, `run file ${entry.name}`);
-        if (store.hasRun()) listing.runs.push(inspectStore(store));
+        const seam = await readRunDatabase(path, where);
+        if (!seam) continue;
+        using _seam = seam;
+        const store = new RunStore(seam, where);
+        const run = await readConsistently(seam, () => store.hasRun() ? inspectStore(store) : null);
+        if (run) listing.runs.push(run);
       } catch (error) {
         // One damaged or foreign file does not hide the other runs; it is reported, untouched.
         if (!(error instanceof Error) || !RECOGNITION_ERRORS.has(error.name)) throw error;
@@ -298,9 +328,14 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     using _lock = await this.#lock(path, id);
-    using seam = await this.#open(path, id);
+    await this.#read(path, id, (store) => {
+      store.verify();
+      // A `running` run is stale here (this process holds the lock): it is interrupted first.
+      const { status } = store.record();
+      if (status !== "running") checkCancellable(id, status);
+    }, { recover: true });
+    using seam = await this.#write(path, id);
     const store = new RunStore(seam, `run "${id}"`);
-    store.verify();
     store.recoverStale();
     store.cancel();
   }
@@ -310,11 +345,9 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     using _lock = await this.#lock(path, id);
-    {
-      // Recognize it first: a foreign file under a run's name is not deleted.
-      using _seam = await this.#open(path, id, { run: false });
-    }
-    for (const suffix of ["-wal", "-shm", ""]) {
+    // Recognize it first: a foreign file under a run's name is not deleted.
+    await this.#read(path, id, () => {}, { run: false, recover: true });
+    for (const suffix of ["-wal", "-shm", "-journal", ""]) {
       await Deno.remove(`${path}${suffix}`).catch((error) => {
         if (!(error instanceof Deno.errors.NotFound)) throw error;
       });
@@ -322,55 +355,72 @@ export class LocalWorkflowHost implements WorkflowHost {
     await Deno.remove(`${path}.lock`).catch(() => {});
   }
 
-  async #continue(store: RunStore, io: ExecutionIo, lock: ExecutorLock): Promise<ExecutionReport> {
-    const found = store.record().status;
-    if (found === "running" || found === "suspended" || found === "interrupted") {
-      // A write follows (stale recovery, a new execution): a damaged run, its
-      // journal or the Workspace root it continues from, is refused unchanged
-      // (found only by the executor, it would be settled as failed).
-      store.verify();
-      verifyCurrentRoot(store);
-    }
+  /**
+   * Continues a run under `lock`: verifies and decides over a read-only
+   * connection (a finished run is replayed there, a run waiting for an
+   * answer is reported there), and only for a new execution opens the
+   * database for writing.
+   */
+  async #continue(
+    path: string,
+    id: string,
+    io: ExecutionIo,
+    lock: ExecutorLock,
+  ): Promise<ExecutionReport> {
+    const finished = await this.#read(path, id, async (store) => {
+      const found = store.record().status;
+      if (found === "running" || found === "suspended" || found === "interrupted") {
+        // A write follows (stale recovery, a new execution): a damaged run, its
+        // journal or the Workspace root it continues from, is refused unchanged
+        // (found only by the executor, it would be settled as failed).
+        store.verify();
+        verifyCurrentRoot(store);
+      }
+      switch (found) {
+        case "completed":
+        case "failed": {
+          const lastEvent = store.events().at(-1)?.event;
+          if (lastEvent?.type === "close" && lastEvent.coroutineId === "root") {
+            // A finished journal: reproduce its output, change nothing.
+            const result = await executeRun({
+              store,
+              execution: null,
+              gate: disabledSecretGate,
+              stdout: io.stdout,
+              stderr: io.stderr,
+              signal: io.signal,
+            });
+            return report(
+              store,
+              result.outcome.status === "failed" ? result.outcome.error.message : null,
+            );
+          }
+          return report(store, null);
+        }
+        case "cancelled":
+          return report(store, null);
+        case "suspended": {
+          const pending = store.pendingSuspension();
+          if (pending && !pending.answered) return report(store, null);
+          if (pending && io.secretDetection !== false) {
+            // An answer accepted with --no-secret-detection would otherwise be
+            // refused by the journal's gate mid-execution and fail the run for
+            // good; refusing here leaves it suspended, to resume with the flag.
+            await createSecretGate().check(
+              JSON.stringify(store.answer(pending.suspensionId)),
+              `the answer to ${pending.suspensionId}`,
+            );
+          }
+          return undefined;
+        }
+        default:
+          return undefined;
+      }
+    }, { recover: true });
+    if (finished) return finished;
+    using seam = await this.#write(path, id);
+    const store = new RunStore(seam, `run "${id}"`);
     store.recoverStale();
-    const record = store.record();
-    switch (record.status) {
-      case "completed":
-      case "failed": {
-        const lastEvent = store.events().at(-1)?.event;
-        if (lastEvent?.type === "close" && lastEvent.coroutineId === "root") {
-          // A finished journal: reproduce its output, change nothing.
-          const result = await executeRun({
-            store,
-            execution: null,
-            gate: disabledSecretGate,
-            stdout: io.stdout,
-            stderr: io.stderr,
-            signal: io.signal,
-          });
-          return report(
-            store,
-            result.outcome.status === "failed" ? result.outcome.error.message : null,
-          );
-        }
-        return report(store, null);
-      }
-      case "cancelled":
-        return report(store, null);
-      case "suspended": {
-        const pending = store.pendingSuspension();
-        if (pending && !pending.answered) return report(store, null);
-        if (pending && io.secretDetection !== false) {
-          // An answer accepted with --no-secret-detection would otherwise be
-          // refused by the journal's gate mid-execution and fail the run for
-          // good; refusing here leaves it suspended, to resume with the flag.
-          await createSecretGate().check(
-            JSON.stringify(store.answer(pending.suspensionId)),
-            `the answer to ${pending.suspensionId}`,
-          );
-        }
-        break;
-      }
-    }
     const execution = store.beginExecution(["suspended", "interrupted"]);
     return await this.#execute(store, execution, io, lock);
   }
@@ -417,18 +467,39 @@ export class LocalWorkflowHost implements WorkflowHost {
     }
   }
 
-  /** Opens run `id`'s database; unless `run` is false, one whose run was never created is not found. */
-  async #open(path: string, id: string, { run = true } = {}) {
+  /**
+   * Reads run `id` over a read-only connection, in one read transaction.
+   * Unless `run` is false, a database whose run was never created is not
+   * found. `recover` lets a command that writes next have SQLite roll back a
+   * write that stopped half-way (see `readRunDatabase`).
+   */
+  async #read<T>(
+    path: string,
+    id: string,
+    read: (store: RunStore) => T | Promise<T>,
+    { run = true, recover = false } = {},
+  ): Promise<T> {
+    const where = `run "${id}"`;
+    const seam = await readRunDatabase(path, where, { recover });
+    if (!seam) throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
+    using _seam = seam;
+    const store = new RunStore(seam, where);
+    return await readConsistently(seam, () => {
+      if (run && !store.hasRun()) {
+        // `start` stopped between initializing the database and creating the run.
+        throw new RunNotFoundError(
+          `Cannot find run "${id}": its start did not finish. Start it again with xmd workflow start --id=${id}`,
+        );
+      }
+      return read(store);
+    });
+  }
+
+  /** Opens run `id`'s database for writing (everything was read and checked before). */
+  async #write(path: string, id: string): Promise<SqlSeam & Disposable> {
     const opened = await openRunDatabase(path, `run "${id}"`, { create: false });
     if (!opened) {
       throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
-    }
-    if (run && !new RunStore(opened.seam, `run "${id}"`).hasRun()) {
-      // `start` stopped between initializing the database and creating the run.
-      opened.seam[Symbol.dispose]();
-      throw new RunNotFoundError(
-        `Cannot find run "${id}": its start did not finish. Start it again with xmd workflow start --id=${id}`,
-      );
     }
     return opened.seam;
   }

@@ -21,16 +21,19 @@ const SQLITE_NOTADB = 26;
 export class NodeSqliteSeam implements SqlSeam, Disposable {
   readonly #db: DatabaseSync;
   readonly #where: string;
+  readonly #close: () => void;
   readonly #statements = new Map<string, StatementSync>();
   #depth = 0;
 
   /**
    * Wraps an open connection; the seam owns it from now on. `where` names the
-   * database in messages.
+   * database in messages; `close` closes the connection when the seam is
+   * disposed (by default `db.close()`).
    */
-  constructor(db: DatabaseSync, where = "the run database") {
+  constructor(db: DatabaseSync, where = "the run database", close?: () => void) {
     this.#db = db;
     this.#where = where;
+    this.#close = close ?? (() => db.close());
   }
 
   /** Runs one statement. */
@@ -119,6 +122,6 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
   /** Closes the connection. */
   [Symbol.dispose](): void {
     this.#statements.clear();
-    if (this.#db.isOpen) this.#db.close();
+    if (this.#db.isOpen) this.#close();
   }
 }

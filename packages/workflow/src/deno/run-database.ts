@@ -1,19 +1,35 @@
 /**
- * Opening a local run database: recognized before it is trusted.
+ * Opening a local run database: recognized before it is trusted, read without
+ * being changed.
  *
  * Invariants:
- * - A file is read as bytes (its SQLite header: magic, `application_id`,
- *   `user_version`) before SQLite opens it for writing; a foreign, newer or
- *   partially initialized file is refused with a typed error and left
- *   byte-for-byte unchanged.
+ * - Before SQLite opens anything, the files are read as bytes: the main
+ *   file's SQLite header (magic, `application_id`, `user_version`), its
+ *   write-ahead log (`wal-file.ts`) and wal-index (`wal-index.ts`). A foreign,
+ *   newer or partially initialized file, or a log SQLite would silently cut
+ *   short (damaged frames before committed ones, a damaged header, committed
+ *   frames the wal-index records and the log no longer holds), is refused with
+ *   a typed error and every file is left byte-for-byte unchanged.
+ * - A database that holds no run beside a log holding frames SQLite cannot
+ *   apply is damage (the run's creation is what such a log holds), not an
+ *   unfinished start.
+ * - Reading opens SQLite read-only: it never checkpoints, never deletes or
+ *   rewrites the log, and a database at rest (a single file in rollback
+ *   mode) gets no `-wal` or `-shm` beside it. Only a writer that is about to
+ *   write opens it read-write.
  * - Only an empty (0-byte or new) file is initialized, in one transaction
  *   whose last write is the schema version; WAL and `synchronous=FULL` are
- *   set only after that.
+ *   set after that, on every writing open, and a writer that closes last
+ *   returns the database to rollback mode: at rest, a run is one file.
+ * - The files are read as bytes only while this process has no connection to
+ *   them: closing a descriptor drops every POSIX lock the process holds on
+ *   the file, SQLite's included.
  *
  * @module
  */
 import { DatabaseSync } from "node:sqlite";
 import {
+  RunDatabaseAccessError,
   WorkflowDatabaseCorruptError,
   WorkflowDatabaseFormatError,
   WorkflowSchemaVersionError,
@@ -22,35 +38,45 @@ import { initializeSchema, recognizeSchema, SCHEMA_VERSION } from "../store/sche
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { withFailpoint } from "./failpoint.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
+import { scanWal, type WalScan } from "./wal-file.ts";
+import { readWalIndex, type WalIndex } from "./wal-index.ts";
 
 /** `application_id` of an xmd run database: "XMDR". */
 export const APPLICATION_ID = 0x584d4452;
 
 const MAGIC = "SQLite format 3\0";
 
-/** Whether the file at `path` is missing or empty. */
-async function isEmptyFile(path: string): Promise<boolean> {
+const SQLITE_READONLY = 8;
+const SQLITE_CANTOPEN = 14;
+const SQLITE_READONLY_ROLLBACK = 776;
+
+/** How many times the log is read again while a live writer changes it under the reader. */
+const STABLE_READ_ATTEMPTS = 3;
+
+/** Paths with a connection open in this process (see the last invariant). */
+const connected = new Map<string, number>();
+
+/** The size of the file at `path`, 0 when it does not exist. */
+async function sizeOf(path: string): Promise<number> {
   try {
-    return (await Deno.stat(path)).size === 0;
+    return (await Deno.stat(path)).size;
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return true;
+    if (error instanceof Deno.errors.NotFound) return 0;
     throw error;
   }
 }
 
-/** Reads and checks the SQLite header of a non-empty file without opening it as a database. */
-async function checkHeader(path: string, where: string): Promise<void> {
-  const file = await Deno.open(path, { read: true });
+/** Reads and checks the SQLite header of a non-empty file; returns its page size. */
+async function checkHeader(path: string, where: string): Promise<number> {
   const header = new Uint8Array(100);
   let read = 0;
-  try {
+  {
+    using file = await Deno.open(path, { read: true });
     while (read < 100) {
       const n = await file.read(header.subarray(read));
       if (n === null) break;
       read += n;
     }
-  } finally {
-    file.close();
   }
   const magic = new TextDecoder().decode(header.subarray(0, 16));
   if (read < 100 || magic !== MAGIC) {
@@ -76,6 +102,91 @@ async function checkHeader(path: string, where: string): Promise<void> {
       `Cannot open ${where}: its initialization did not finish. It is left as it is`,
     );
   }
+  const pageSize = view.getUint16(16);
+  return pageSize === 1 ? 65536 : pageSize;
+}
+
+/**
+ * Reads the write-ahead log and wal-index of a non-empty database and refuses
+ * one SQLite would cut short. A live writer may change both while they are
+ * read: a judgement is made only on a wal-index that read the same before
+ * and after the log (no commit in between); a log that never holds still is
+ * in a live writer's hands, which SQLite coordinates with.
+ */
+async function recognizeWal(path: string, where: string, pageSize: number): Promise<WalScan> {
+  let wal: WalScan | undefined;
+  for (let attempt = 0; attempt < STABLE_READ_ATTEMPTS; attempt++) {
+    const before = await readWalIndex(`${path}-shm`);
+    wal = await scanWal(`${path}-wal`, pageSize);
+    const after = await readWalIndex(`${path}-shm`);
+    if (!sameIndex(before, after)) continue;
+    const damage = wal.damage ?? lostFrames(wal, after);
+    if (damage) {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot open ${where}: ${damage}, so SQLite would silently drop committed changes. It is left as it is`,
+      );
+    }
+    return wal;
+  }
+  return wal!;
+}
+
+/** What a trusted wal-index says the log lost, or null. */
+function lostFrames(wal: WalScan, index: WalIndex | undefined): string | null {
+  if (!index || index.committedFrames <= index.backfilledFrames) return null;
+  const pending = `${index.committedFrames - index.backfilledFrames} committed frames`;
+  if (wal.size === 0) {
+    return `its write-ahead log is missing, and its wal-index records ${pending} not yet in the database`;
+  }
+  if (wal.salts === null) {
+    return `its write-ahead log header is unreadable, and its wal-index records ${pending} not yet in the database`;
+  }
+  // Another generation of the log than the index describes: nothing to compare.
+  if (!equalBytes(wal.salts, index.salts)) return null;
+  if (wal.committedFrames < index.committedFrames) {
+    return `its write-ahead log holds ${wal.committedFrames} of the ${index.committedFrames} committed frames its wal-index records (it was cut short or damaged)`;
+  }
+  return null;
+}
+
+function sameIndex(a: WalIndex | undefined, b: WalIndex | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : equalBytes(a.bytes, b.bytes);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
+
+/** What byte-level recognition found. */
+interface Recognized {
+  /** Whether the database is empty (a missing or 0-byte main file). */
+  empty: boolean;
+  /** What its log holds; null when this process already has it open (and recognized it then). */
+  wal: WalScan | null;
+}
+
+/** Recognizes the files of the database at `path` as bytes. */
+async function recognizeFiles(path: string, where: string): Promise<Recognized> {
+  const empty = await sizeOf(path) === 0;
+  if (connected.has(path)) return { empty, wal: null };
+  if (empty) {
+    if (await sizeOf(`${path}-wal`) > 0) {
+      throw new WorkflowDatabaseCorruptError(
+        `Cannot open ${where}: its database file is empty or missing, but its write-ahead log is not. It is left as it is`,
+      );
+    }
+    return { empty, wal: null };
+  }
+  return { empty, wal: await recognizeWal(path, where, await checkHeader(path, where)) };
+}
+
+/** Refuses a database that holds no run while its log holds frames SQLite cannot apply. */
+function checkRunCreated(seam: SqlSeam, wal: WalScan | null, where: string): void {
+  if (wal === null || wal.unverifiedFrames === 0) return;
+  if (seam.exec("SELECT count(*) AS n FROM run")[0].n !== 0) return;
+  throw new WorkflowDatabaseCorruptError(
+    `Cannot open ${where}: it holds no run, while its write-ahead log holds frames SQLite cannot apply (its creation, damaged). It is left as it is`,
+  );
 }
 
 /** An open run database. */
@@ -87,17 +198,19 @@ export interface OpenRunDatabase {
 }
 
 /**
- * Opens the run database at `path`. With `create`, a missing or empty file is
- * initialized; without it, a missing or empty file is `undefined`.
+ * Opens the run database at `path` for writing. With `create`, a missing or
+ * empty file is initialized; without it, a missing or empty file is
+ * `undefined`.
  */
 export async function openRunDatabase(
   path: string,
   where: string,
   options: { create: boolean },
 ): Promise<OpenRunDatabase | undefined> {
-  if (await isEmptyFile(path)) {
+  const { empty, wal } = await recognizeFiles(path, where);
+  if (empty) {
     if (!options.create) return undefined;
-    const seam = withFailpoint(() => new NodeSqliteSeam(connect(path), where));
+    const seam = withFailpoint(() => connectForWriting(path, where));
     try {
       initializeSchema(seam, () => {
         seam.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
@@ -110,10 +223,24 @@ export async function openRunDatabase(
     }
     return { seam, created: true };
   }
-  await checkHeader(path, where);
-  const seam = withFailpoint(() => new NodeSqliteSeam(connect(path), where));
+  // Recognized over a read-only connection first: closing a writing one
+  // checkpoints, so a refusal found over it would already have changed files.
+  let recognized = true;
   try {
-    recognizeSchema(seam, where);
+    openForReading(path, where, wal)[Symbol.dispose]();
+  } catch (error) {
+    if (!(error instanceof RunDatabaseAccessError) || error.reason !== "unfinished-write") {
+      throw error;
+    }
+    // SQLite rolls the unfinished write back as the writing connection first reads.
+    recognized = false;
+  }
+  const seam = withFailpoint(() => connectForWriting(path, where));
+  try {
+    if (!recognized) {
+      recognizeSchema(seam, where);
+      checkRunCreated(seam, wal, where);
+    }
     configure(seam);
   } catch (error) {
     seam[Symbol.dispose]();
@@ -123,16 +250,134 @@ export async function openRunDatabase(
 }
 
 /**
- * Opens a connection that waits for a concurrent writer instead of failing at
- * once; setting the timeout writes nothing to the file.
+ * Opens the run database at `path` for reading only, or `undefined` when it
+ * is missing or empty. With `recover`, a write that stopped half-way in
+ * rollback mode (a hot rollback journal, which a reader cannot apply) is
+ * first rolled back by SQLite over a writing connection: the caller is about
+ * to write anyway. Without it, that state is a `RunDatabaseAccessError`.
  */
-function connect(path: string): DatabaseSync {
-  const db = new DatabaseSync(path);
-  db.exec("PRAGMA busy_timeout = 10000");
-  return db;
+export async function readRunDatabase(
+  path: string,
+  where: string,
+  options: { recover: boolean } = { recover: false },
+): Promise<(SqlSeam & Disposable) | undefined> {
+  const { empty, wal } = await recognizeFiles(path, where);
+  if (empty) return undefined;
+  try {
+    return openForReading(path, where, wal);
+  } catch (error) {
+    if (!options.recover || !(error instanceof RunDatabaseAccessError)) throw error;
+    if (error.reason !== "unfinished-write") throw error;
+  }
+  {
+    using connection = tracked(path, new DatabaseSync(path));
+    connection.db.exec("PRAGMA busy_timeout = 10000");
+    connection.db.prepare("SELECT count(*) FROM sqlite_master").get();
+  }
+  return openForReading(path, where, (await recognizeFiles(path, where)).wal);
+}
+
+function openForReading(path: string, where: string, wal: WalScan | null): SqlSeam & Disposable {
+  let seam: NodeSqliteSeam;
+  try {
+    const connection = tracked(path, new DatabaseSync(path, { readOnly: true }));
+    seam = new NodeSqliteSeam(connection.db, where, () => connection[Symbol.dispose]());
+  } catch (error) {
+    throw accessError(error, where) ?? error;
+  }
+  try {
+    seam.exec("PRAGMA busy_timeout = 10000");
+    try {
+      recognizeSchema(seam, where);
+    } catch (error) {
+      throw accessError(error, where) ?? error;
+    }
+    checkRunCreated(seam, wal, where);
+  } catch (error) {
+    seam[Symbol.dispose]();
+    throw error;
+  }
+  return seam;
+}
+
+/** What SQLite's refusal to read without writing means here, or undefined. */
+function accessError(error: unknown, where: string): RunDatabaseAccessError | undefined {
+  const code = (error as { errcode?: unknown }).errcode;
+  if (typeof code !== "number") return undefined;
+  if (code === SQLITE_READONLY_ROLLBACK) {
+    return new RunDatabaseAccessError(
+      `Cannot read ${where} yet: a write to it stopped half-way, and only a command that writes can let SQLite roll it back. It is left as it is`,
+      "unfinished-write",
+      { cause: error },
+    );
+  }
+  const primary = code & 0xff;
+  if (primary === SQLITE_READONLY || primary === SQLITE_CANTOPEN) {
+    return new RunDatabaseAccessError(
+      `Cannot read ${where}: SQLite must create its -wal or -shm file beside it to read it, and cannot (the folder is read-only). It is left as it is`,
+      "read-only-folder",
+      { cause: error },
+    );
+  }
+  return undefined;
+}
+
+/** A connection counted in `connected` until it is closed. */
+function tracked(path: string, db: DatabaseSync): { db: DatabaseSync } & Disposable {
+  connected.set(path, (connected.get(path) ?? 0) + 1);
+  let open = true;
+  return {
+    db,
+    [Symbol.dispose]() {
+      if (!open) return;
+      open = false;
+      if (db.isOpen) db.close();
+      const count = connected.get(path)! - 1;
+      if (count === 0) connected.delete(path);
+      else connected.set(path, count);
+    },
+  };
+}
+
+/**
+ * Opens a writing connection that waits for a concurrent writer instead of
+ * failing at once (setting the timeout writes nothing to the file). When it
+ * closes it returns the database to rollback mode, which checkpoints and
+ * removes the log; with another connection still open, SQLite refuses and
+ * the database stays, just as valid, in WAL mode.
+ */
+function connectForWriting(path: string, where: string): NodeSqliteSeam {
+  const connection = tracked(path, new DatabaseSync(path));
+  connection.db.exec("PRAGMA busy_timeout = 10000");
+  return new NodeSqliteSeam(connection.db, where, () => {
+    try {
+      if (connection.db.isOpen && !connection.db.isTransaction) {
+        connection.db.exec("PRAGMA journal_mode = DELETE");
+      }
+    } catch {
+      // Busy (another connection is open) or unable: WAL mode at rest is valid too.
+    }
+    connection[Symbol.dispose]();
+  });
 }
 
 function configure(seam: SqlSeam): void {
   seam.exec("PRAGMA journal_mode = WAL");
   seam.exec("PRAGMA synchronous = FULL");
+}
+
+/**
+ * Runs `read` in one read transaction of a reading seam, so that everything
+ * it reads is one committed state even while a writer commits.
+ */
+export async function readConsistently<T>(
+  seam: SqlSeam,
+  read: () => T | Promise<T>,
+): Promise<T> {
+  seam.exec("BEGIN");
+  try {
+    return await read();
+  } finally {
+    seam.exec("COMMIT");
+  }
 }

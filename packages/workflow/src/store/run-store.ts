@@ -368,11 +368,7 @@ export class RunStore {
   cancel(): void {
     this.#sql.transaction(() => {
       const row = this.#runRow();
-      if (row.status !== "suspended" && row.status !== "interrupted") {
-        throw new RunStateError(
-          `Cannot cancel run "${row.id}": it is ${row.status}; only suspended or interrupted runs can be cancelled`,
-        );
-      }
+      checkCancellable(row.id, row.status);
       this.#sql.exec("DELETE FROM answer");
       this.#sql.exec(
         "UPDATE run SET status = 'cancelled', stop_reason = ?, updated_at = ?",
@@ -486,6 +482,14 @@ export class RunStore {
     }
     return this.#parseRow(raw as SqlRow, schema, what);
   }
+}
+
+/** Refuses to cancel a run in `status`: only suspended or interrupted runs can be cancelled. */
+export function checkCancellable(id: string, status: RunStatus): void {
+  if (status === "suspended" || status === "interrupted") return;
+  throw new RunStateError(
+    `Cannot cancel run "${id}": it is ${status}; only suspended or interrupted runs can be cancelled`,
+  );
 }
 
 function sha256Label(source: RetainedSource): string {
