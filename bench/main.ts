@@ -625,7 +625,7 @@ const markdown = [
   "",
   "Startup: real subprocesses, one of each in turn, on a document of prose and one `<Let>` that",
   "completes; `workflow start` gets a new `--id` (a new run database) each call, with",
-  "`XMD_WORKFLOW_RUNS` in a temporary folder and `INIT_CWD` the document's folder.",
+  "`XMD_WORKFLOW_RUNS` in a temporary folder, started in the document's folder.",
   "",
   startupTable,
   "",

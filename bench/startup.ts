@@ -45,7 +45,6 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: Deno.env.get("HOME") ?? "/tmp",
     ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-    INIT_CWD: dir,
     XMD_WORKFLOW_RUNS: `${dir}/runs`,
     NO_COLOR: "1",
   };

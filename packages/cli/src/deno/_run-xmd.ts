@@ -31,7 +31,7 @@ export const DENO_DIR: string = Deno.env.get("DENO_DIR") ??
   ).denoDir;
 const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
 
-/** Spawns `xmd <args>` in `cwd` (as `INIT_CWD`, like `deno task`) and waits for it. */
+/** Spawns `xmd <args>` in `cwd` and waits for it. */
 export async function runXmd(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string> },
@@ -58,7 +58,6 @@ export function spawnXmd(
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/tmp",
       DENO_DIR,
-      INIT_CWD: options.cwd,
       NO_COLOR: "1",
       ...options.env,
     },

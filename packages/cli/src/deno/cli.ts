@@ -7,18 +7,21 @@
  *
  * @module
  */
-import type { CommandIo } from "./command-io.ts";
+import { type CommandIo, inDirectory } from "./command-io.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { UsageError } from "./usage-error.ts";
 import { workflowCommand } from "./workflow-command.ts";
 
 /** Usage of `xmd`. */
-export const USAGE = `Usage: xmd <command> [options]
+export const USAGE = `Usage: xmd [--cwd=<dir>] <command> [options]
 
 Commands:
   run <document.md>            run a Markdown document on this machine
   workflow <command> [args]    retained, resumable runs (start, resume, answer, status,
                                list, history, cancel, delete, export, diff)
+
+Options:
+  --cwd=<dir>                  run as if started in <dir> (paths and effects resolve there)
 
 Run xmd <command> --help for a command's options.`;
 
@@ -55,6 +58,11 @@ const USER_ERRORS = new Set([
 /** Runs `xmd` with `args` and returns the exit code. */
 export async function main(args: readonly string[], io: CommandIo): Promise<number> {
   try {
+    if (args[0] === "--cwd" || args[0]?.startsWith("--cwd=")) {
+      const [option, ...after] = args;
+      const given = option === "--cwd" ? after.shift() : option.slice("--cwd=".length);
+      return await main(after, await inDirectory(io, given ?? ""));
+    }
     const [command, ...rest] = args;
     switch (command) {
       case "run":

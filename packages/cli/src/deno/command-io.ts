@@ -6,6 +6,7 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
+import { UsageError } from "./usage-error.ts";
 
 /** The process as a command sees it. */
 export interface CommandIo {
@@ -44,11 +45,14 @@ function streamWriter(file: { writeSync(bytes: Uint8Array): number }): (text: st
 }
 
 /**
- * The real process. The user's directory is `INIT_CWD` when set (under
- * `deno task` and npm the process runs in the project root), else the cwd.
+ * The real process. The user's directory is the process's working
+ * directory: `INIT_CWD` is never read, since it outlives the task runner
+ * that set it (a shell started from an npm script keeps it wherever it `cd`s).
+ * A task that runs in another folder than its caller passes the caller's
+ * with `xmd --cwd=<dir>` (see {@linkcode inDirectory}).
  */
 export function processIo(signal: AbortSignal): CommandIo {
-  const cwd = Deno.env.get("INIT_CWD") || Deno.cwd();
+  const cwd = Deno.cwd();
   return {
     stdout: streamWriter(Deno.stdout),
     stderr: streamWriter(Deno.stderr),
@@ -58,4 +62,26 @@ export function processIo(signal: AbortSignal): CommandIo {
     signal,
     resolve: (path) => isAbsolute(path) ? path : resolve(cwd, path),
   };
+}
+
+/**
+ * `io` as seen from `directory` (resolved against `io.cwd`), for
+ * `xmd --cwd=<dir>`; a directory that does not exist is refused.
+ */
+export async function inDirectory(io: CommandIo, directory: string): Promise<CommandIo> {
+  if (directory === "") {
+    throw new UsageError("Option --cwd needs a directory: write xmd --cwd=<dir> <command>");
+  }
+  const cwd = io.resolve(directory);
+  let isDirectory: boolean;
+  try {
+    isDirectory = (await Deno.stat(cwd)).isDirectory;
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    throw new UsageError(`Cannot use --cwd="${directory}": no such directory`);
+  }
+  if (!isDirectory) {
+    throw new UsageError(`Cannot use --cwd="${directory}": it is not a directory`);
+  }
+  return { ...io, cwd, resolve: (path) => isAbsolute(path) ? path : resolve(cwd, path) };
 }

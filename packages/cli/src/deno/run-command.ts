@@ -19,8 +19,8 @@ import {
 } from "@xmd/core";
 import { HostFileSystem, HostShell, JsonlStream, TerminalElicit } from "@xmd/core/deno";
 import type { CommandIo } from "./command-io.ts";
-import { documentHelp, loadHostProgram } from "./host-documents.ts";
-import { parseRunArguments } from "./run-arguments.ts";
+import { documentHelp, loadHostProgram, typedPositions } from "./host-documents.ts";
+import { parseRunArguments, type RunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** Usage of `xmd run`. */
@@ -63,7 +63,9 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
     io.stderr("xmd: warning: secret detection is off for this command\n");
   }
   const journalPath = options.journal ?? options.replay;
-  using file = journalPath === undefined ? undefined : new JsonlStream(io.resolve(journalPath));
+  using file = journalPath === undefined
+    ? undefined
+    : new JsonlStream(io.resolve(journalPath), journalPath);
   if (options.journal !== undefined && (await file!.readAll()).length > 0) {
     throw new UsageError(
       `Cannot start journal "${options.journal}": it already holds events. Continue it with --replay=${options.journal}, or choose a new file`,
@@ -75,8 +77,14 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
   const gate = options.noSecretDetection || !file ? disabledSecretGate : createSecretGate();
   const journal = await Journal.open(stream, gate);
   if (options.replay !== undefined && journal.state === "empty") {
+    const missing = await Deno.stat(io.resolve(options.replay)).then(
+      () => false,
+      (error) => error instanceof Deno.errors.NotFound,
+    );
     throw new UsageError(
-      `Cannot replay "${options.replay}": it holds no events. Start a journal with --journal=${options.replay}`,
+      missing
+        ? `Cannot replay "${options.replay}": no such file. Check the path, or record a journal with --journal=${options.replay}`
+        : `Cannot replay "${options.replay}": it holds no events. Start a journal with --journal=${options.replay}`,
     );
   }
   const completed = journal.state === "completed";
@@ -101,14 +109,42 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
     case "completed":
       return 0;
     case "failed":
-      io.stderr(`xmd: ${outcome.error.message}\n`);
+      io.stderr(`xmd: ${typedPositions(options.document, program)(outcome.error.message)}\n`);
       return 1;
     case "cancelled":
-      io.stderr("xmd: interrupted\n");
+      io.stderr(
+        journalPath === undefined
+          ? "xmd: interrupted\n"
+          : `xmd: interrupted. Continue with: ${replayCommand(journalPath, options)}\n`,
+      );
       return 130;
     case "suspended":
       throw new Error("The terminal prompt never suspends a run; this is a bug in xmd");
   }
+}
+
+/**
+ * The command that continues an interrupted journal, with the paths as the
+ * user typed them. Props and answers are named, never echoed: a value may be
+ * a secret the journal never held.
+ */
+function replayCommand(journal: string, options: RunArguments): string {
+  const document = options.target === undefined
+    ? options.document!
+    : `${options.document}#${options.target}`;
+  const again = [
+    ...(options.propsJson === undefined ? [] : ["--props"]),
+    ...[...options.propOptions.keys()].map((name) => `--${name}`),
+    ...[...options.answers.keys()].map((name) => `--answer ${name}=…`),
+  ];
+  return `xmd run ${shellWord(`--replay=${journal}`)} ${shellWord(document)}${
+    again.length === 0 ? "" : ` (pass ${again.join(", ")} again)`
+  }`;
+}
+
+/** `word` as a POSIX shell reads it back: bare when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_\/.,:@%+=#-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Providers for a completed replay: none may be called, and none is. */

@@ -4,6 +4,7 @@ import { runXmd, spawnXmd } from "./_run-xmd.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
 
 async function tempDir(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "xmd-cli-" });
@@ -36,13 +37,48 @@ Deno.test("xmd run prints the rendered hello example and runs its shell blocks",
   );
 });
 
-Deno.test("xmd run resolves a relative document path against INIT_CWD", async () => {
-  const cwd = await tempDir();
-  await Deno.writeTextFile(`${cwd}/doc.md`, '<File path="out.txt">written</File>\nDone.\n');
-  const result = await runXmd(["run", "./doc.md"], { cwd });
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(result.stdout, "Done.\n");
-  assert.equal(await Deno.readTextFile(`${cwd}/out.txt`), "written");
+Deno.test("MDX-60 the working directory is the process's, never a stale INIT_CWD; --cwd and deno task xmd name another", async () => {
+  const [here, stale] = await Promise.all([tempDir(), tempDir()]);
+  const doc = (where: string) =>
+    Deno.writeTextFile(`${where}/doc.md`, `<File path="out.txt">${where}</File>\nDone.\n`);
+  await Promise.all([doc(here), doc(stale)]);
+  const written = async (where: string) =>
+    await exists(`${where}/out.txt`) ? await Deno.readTextFile(`${where}/out.txt`) : undefined;
+
+  // Outside deno task, an INIT_CWD left by some earlier npm script does not move xmd.
+  const outside = await runXmd(["run", "./doc.md"], { cwd: here, env: { INIT_CWD: stale } });
+  assert.equal(outside.code, 0, outside.stderr);
+  assert.equal(outside.stdout, "Done.\n");
+  assert.equal(await written(here), here);
+  assert.equal(await written(stale), undefined, "the stale INIT_CWD won");
+  await Deno.remove(`${here}/out.txt`);
+
+  // --cwd says where to run, as the repository's deno task does for its caller.
+  const moved = await runXmd(["--cwd", stale, "run", "doc.md"], { cwd: here });
+  assert.equal(moved.code, 0, moved.stderr);
+  assert.equal(await written(stale), stale);
+  assert.equal(await written(here), undefined);
+  await Deno.remove(`${stale}/out.txt`);
+  const missing = await runXmd(["--cwd=nowhere", "run", "doc.md"], { cwd: here });
+  assert.equal(missing.code, 1);
+  assert.equal(missing.stderr, 'xmd: Cannot use --cwd="nowhere": no such directory\n');
+
+  // deno task xmd runs in the repository, and still resolves against the caller's folder.
+  const task = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", `--config=${CONFIG}`, "xmd", "run", "doc.md"],
+    cwd: here,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/tmp",
+      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      NO_COLOR: "1",
+    },
+    stdin: "null",
+  }).output();
+  assert.equal(task.code, 0, new TextDecoder().decode(task.stderr));
+  assert.equal(new TextDecoder().decode(task.stdout), "Done.\n");
+  assert.equal(await written(here), here);
 });
 
 Deno.test("xmd run <doc> --help lists the document's props with options and variables", async () => {
@@ -490,7 +526,7 @@ Deno.test("every element runs through the CLI, up to <Fail>", async () => {
     "# Every element\n\nHi Ada!\n\nFound: work/one.txt\n\nRead: file one\n\n## Box\n\n" +
       "Inside Ada's card.\n\nSlow block exit: 124\n",
   );
-  assert.equal(result.stderr, "xmd: fail.every-element.md:45:3: Stopped on purpose\n");
+  assert.equal(result.stderr, `xmd: ${FIXTURES}fail.every-element.md:45:3: Stopped on purpose\n`);
   assert.equal(await Deno.readTextFile(`${cwd}/work/one.txt`), "file one");
   assert.equal(await Deno.readTextFile(`${cwd}/work/two.txt`), "file two");
 });
@@ -607,4 +643,136 @@ Deno.test("MDX-21: xmd run refuses a <File> path 5,000 directories deep at its a
     "doc.md",
     "name.md",
   ]);
+});
+
+Deno.test("MDX-67 an interrupted xmd run --journal names the --replay command that continues it, and that command does", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/my doc.md`,
+    "---\nprops:\n  who:\n    type: string\n---\n\n" +
+      "Hello {props.who}.\n\n```sh exec\necho started\nwhile [ ! -f go ]; do sleep 0.1; done\necho went\n```\n\nDone.\n",
+  );
+  const child = spawnXmd(["run", "--journal=trace.jsonl", "my doc.md", "--props-who=Ada"], { cwd });
+  const reader = child.stdout.getReader();
+  let seen = "";
+  while (!seen.includes("started")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += new TextDecoder().decode(value);
+  }
+  child.kill("SIGINT");
+  reader.releaseLock();
+  const interrupted = await child.output();
+  assert.equal(interrupted.code, 130);
+  assert.equal(
+    new TextDecoder().decode(interrupted.stderr),
+    "xmd: interrupted. Continue with: xmd run --replay=trace.jsonl 'my doc.md' (pass --props-who again)\n",
+  );
+  await Deno.writeTextFile(`${cwd}/go`, "");
+  const continued = await runXmd(["run", "--replay=trace.jsonl", "my doc.md", "--props-who=Ada"], {
+    cwd,
+  });
+  assert.equal(continued.code, 0, continued.stderr);
+  assert.equal(continued.stdout, "Hello Ada.\n\nstarted\nwent\n\nDone.\n");
+});
+
+Deno.test("MDX-62 positions name the document as the user typed it, components beside it; journals keep labels", async () => {
+  const cwd = await tempDir();
+  await Deno.mkdir(`${cwd}/docs/components`, { recursive: true });
+  await Deno.writeTextFile(
+    `${cwd}/docs/stop.md`,
+    '# Stop\n\n<Note />\n\n<Fail message="Stopped" />\n',
+  );
+  await Deno.writeTextFile(`${cwd}/docs/components/Note.md`, "A note.\n");
+  await Deno.writeTextFile(`${cwd}/docs/bad.md`, "# Bad\n\n<Broken />\n");
+  await Deno.writeTextFile(`${cwd}/docs/components/Broken.md`, "Fine.\n\n<Fiel />\n");
+  await Deno.writeTextFile(`${cwd}/docs/py.md`, "# Py\n\n```python exec\nprint(1)\n```\n");
+  const runs = `${cwd}/runs`;
+  const env = { XMD_WORKFLOW_RUNS: runs };
+  const [stop, bad, absolute, started, python] = await Promise.all([
+    runXmd(["run", "--journal=stop.jsonl", "docs/stop.md"], { cwd }),
+    runXmd(["run", "docs/bad.md"], { cwd }),
+    runXmd(["run", `${cwd}/docs/bad.md`], { cwd }),
+    runXmd(["workflow", "start", "--id=stop", "./docs/stop.md"], { cwd, env }),
+    runXmd(["workflow", "start", "docs/py.md"], { cwd, env }),
+  ]);
+  assert.equal(stop.code, 1);
+  assert.equal(stop.stderr, "xmd: docs/stop.md:5:1: Stopped\n");
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /^xmd: docs\/components\/Broken\.md:3:1: Unknown component <Fiel>/);
+  assert.match(absolute.stderr, new RegExp(`^xmd: ${cwd}/docs/components/Broken\\.md:3:1: `));
+  assert.equal(started.code, 1);
+  assert.match(started.stderr, /\nxmd: \.\/docs\/stop\.md:5:1: Stopped\n/);
+  assert.equal(python.code, 1);
+  assert.match(
+    python.stderr,
+    /^xmd: docs\/py\.md:3:1: A "python" exec block cannot run in a workflow run/,
+  );
+  // The journal names files by label, not by the path typed: it replays from anywhere.
+  const journal = await Deno.readTextFile(`${cwd}/stop.jsonl`);
+  assert.match(journal, /"name":"props stop\.md".*"message":"stop\.md:5:1: Stopped"/s);
+  assert.doesNotMatch(journal, /docs\//);
+  const replayed = await runXmd(["run", "--replay=../stop.jsonl", "stop.md"], {
+    cwd: `${cwd}/docs`,
+  });
+  assert.equal(replayed.code, 1, replayed.stderr);
+  assert.equal(replayed.stdout, stop.stdout);
+  assert.equal(replayed.stderr, "xmd: stop.md:5:1: Stopped\n");
+});
+
+Deno.test("MDX-60 --replay of a missing file says there is no such file; a journal the host cannot read is one xmd: line", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/doc.md`, '<File path="ran.txt">ran</File>\n');
+  await Deno.writeTextFile(`${cwd}/afile`, "mine\n");
+  await Deno.mkdir(`${cwd}/folder`);
+  const cases: [string[], string][] = [
+    [
+      ["--replay=trace.jsonl"],
+      'Cannot replay "trace.jsonl": no such file. Check the path, or record a journal with --journal=trace.jsonl',
+    ],
+    [
+      ["--replay=afile/trace.jsonl"],
+      'Cannot read journal "afile/trace.jsonl": a parent is not a directory (ENOTDIR)',
+    ],
+    [["--replay=folder"], 'Cannot read journal "folder": it is a directory (EISDIR)'],
+    [
+      ["--journal=afile/trace.jsonl"],
+      'Cannot read journal "afile/trace.jsonl": a parent is not a directory (ENOTDIR)',
+    ],
+  ];
+  const results = await Promise.all(
+    cases.map(([options]) => runXmd(["run", ...options, "doc.md"], { cwd })),
+  );
+  results.forEach((result, index) => {
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, "");
+    assert.equal(result.stderr, `xmd: ${cases[index][1]}\n`);
+  });
+  assert.deepEqual(
+    (await Array.fromAsync(Deno.readDir(cwd), (entry) => entry.name)).sort(),
+    ["afile", "doc.md", "folder"],
+    "a refused journal ran the document or created a file",
+  );
+  assert.equal(await Deno.readTextFile(`${cwd}/afile`), "mine\n");
+});
+
+Deno.test("MDX-62 a malformed expression names its JavaScript error and where, never the parser library", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/expr.md`, "Total: {1 +}\n");
+  await Deno.writeTextFile(`${cwd}/esm.md`, "import a from\n");
+  const [expr, esm] = await Promise.all([
+    runXmd(["run", "expr.md"], { cwd }),
+    runXmd(["run", "esm.md"], { cwd }),
+  ]);
+  assert.equal(expr.code, 1);
+  assert.equal(
+    expr.stderr,
+    "xmd: expr.md:1:12: Invalid expression syntax: Unexpected token: write one JavaScript expression between the braces\n",
+  );
+  assert.equal(esm.code, 1);
+  assert.match(esm.stderr, /^xmd: esm\.md:2:1: Invalid import or export syntax: /);
+  for (const result of [expr, esm]) {
+    assert.equal(result.stdout, "");
+    assert.doesNotMatch(result.stderr, /acorn/i);
+  }
 });

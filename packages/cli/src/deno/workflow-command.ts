@@ -36,7 +36,12 @@ import {
 import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
 import type { CommandIo } from "./command-io.ts";
-import { documentHelp, loadHostProgram } from "./host-documents.ts";
+import {
+  documentHelp,
+  loadHostProgram,
+  typedDocumentError,
+  typedPositions,
+} from "./host-documents.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 import {
@@ -342,7 +347,11 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
     );
     return 0;
   }
-  checkWorkflowSupport(program);
+  try {
+    checkWorkflowSupport(program);
+  } catch (error) {
+    throw typedDocumentError(options.document, error);
+  }
   const props = resolveProps(program.root.props, {
     options: options.propOptions,
     propsJson: options.propsJson,
@@ -356,6 +365,7 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
     io,
     !options.noSecretDetection,
     (executionIo) => host.start({ id, program, target: options.target, props }, executionIo),
+    typedPositions(options.document, program),
   );
 }
 
@@ -365,6 +375,7 @@ async function execute(
   io: CommandIo,
   secretDetection: boolean,
   run: (executionIo: ExecutionIo) => Promise<ExecutionReport>,
+  display: (message: string) => string = (message) => message,
 ): Promise<number> {
   let id: string | undefined;
   let report: ExecutionReport;
@@ -396,7 +407,7 @@ async function execute(
     }
     throw error;
   }
-  return await finish(host, report, io);
+  return await finish(host, report, io, display);
 }
 
 /** Whether `--no-secret-detection` left the gate on; warns when it did not. */
@@ -410,9 +421,10 @@ async function finish(
   host: WorkflowHost,
   report: ExecutionReport,
   io: CommandIo,
+  display: (message: string) => string,
 ): Promise<number> {
   io.stderr(`workflow status: ${report.status}\n`);
-  if (report.failure) io.stderr(`xmd: ${report.failure}\n`);
+  if (report.failure) io.stderr(`xmd: ${display(report.failure)}\n`);
   if (report.status === "failed" && !report.failure) {
     // Stopped by the host (divergence, secret, storage): the reason is in the record.
     const { record } = await host.inspect(report.id);
@@ -425,6 +437,9 @@ async function finish(
     io.stderr(
       `Run ${report.id} was cancelled; it cannot be resumed: start a new run to do it again\n`,
     );
+  }
+  if (report.status === "interrupted") {
+    io.stderr(`Continue the run with: xmd workflow resume ${report.id}\n`);
   }
   const pending = report.pendingSuspension;
   if (report.status === "suspended" && pending) {

@@ -85,6 +85,9 @@ export function formatStatus(inspection: RunInspection, now: number): string {
         ? `  answered; continue with: xmd workflow resume ${record.id}\n`
         : `  answer with: xmd workflow answer ${record.id} ${pendingSuspension.suspensionId} '<json>'\n`);
   }
+  if (record.status === "interrupted") {
+    text += `\nContinue the run with: xmd workflow resume ${record.id}\n`;
+  }
   return text;
 }
 

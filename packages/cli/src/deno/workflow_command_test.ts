@@ -910,7 +910,7 @@ Deno.test("list reports a foreign file in the runs folder, leaves it untouched, 
   assert.deepEqual(await Deno.readFile(foreign), before);
 });
 
-Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), without the block's changes, and resumable", async () => {
+Deno.test("WF-29 Ctrl-C during a shell block leaves the run interrupted (exit 130), without the block's changes, resumable, and says how to continue", async () => {
   const box = await sandbox({
     "slow.md":
       "Before the block.\n\n```sh exec\necho partial > half.txt\necho started\nsleep 3\necho done > whole.txt\n```\n\nAfter the block.\n",
@@ -936,7 +936,12 @@ Deno.test("Ctrl-C during a shell block leaves the run interrupted (exit 130), wi
   const stderr = new TextDecoder().decode(output.stderr);
   assert.equal(output.code, 130, stderr);
   assert.match(stderr, /^workflow run: slow\n/);
-  assert.match(stderr, /workflow status: interrupted\n$/);
+  assert.match(
+    stderr,
+    /workflow status: interrupted\nContinue the run with: xmd workflow resume slow\n$/,
+  );
+  const human = await box.xmd("status", "slow");
+  assert.match(human.stdout, /\n\nContinue the run with: xmd workflow resume slow\n$/);
   const status = json(await box.xmd("status", "slow", "--json"));
   assert.equal(status.status, "interrupted");
   assert.deepEqual(status.stopReason, { kind: "host", code: "interrupted" });

@@ -8,17 +8,23 @@
 import type { DurableStream } from "../journal/durable-stream.ts";
 import { type JournalEvent, JournalEventSchema } from "../journal/events.ts";
 import { JournalFormatError, JournalWriteError } from "../journal/journal-errors.ts";
+import { fromDenoError } from "./_deno-file-system-error.ts";
 
 const encoder = new TextEncoder();
 
 /** A `DurableStream` over a JSON Lines file (created on first append). */
 export class JsonlStream implements DurableStream, Disposable {
   readonly #path: string;
+  readonly #name: string;
   #file: Deno.FsFile | undefined;
 
-  /** `path` is the journal file; it need not exist yet. */
-  constructor(path: string) {
+  /**
+   * `path` is the journal file; it need not exist yet. Messages name it as
+   * `name` (the path as the user typed it), `path` by default.
+   */
+  constructor(path: string, name: string = path) {
     this.#path = path;
+    this.#name = name;
   }
 
   /** Reads every event; a missing file is an empty journal. */
@@ -28,13 +34,15 @@ export class JsonlStream implements DurableStream, Disposable {
       text = await Deno.readTextFile(this.#path);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) return [];
-      throw error;
+      const refusal = fromDenoError(error, "read journal", this.#name);
+      if (refusal === error) throw error;
+      throw new JournalFormatError((refusal as Error).message, { cause: error });
     }
     if (text === "") return [];
     const lines = text.split("\n");
     if (lines[lines.length - 1] !== "") {
       throw new JournalFormatError(
-        `Cannot read journal "${this.#path}": line ${lines.length} is incomplete (no final newline)`,
+        `Cannot read journal "${this.#name}": line ${lines.length} is incomplete (no final newline)`,
       );
     }
     lines.pop();
@@ -44,14 +52,14 @@ export class JsonlStream implements DurableStream, Disposable {
         raw = JSON.parse(line);
       } catch {
         throw new JournalFormatError(
-          `Cannot read journal "${this.#path}": line ${index + 1} is not valid JSON`,
+          `Cannot read journal "${this.#name}": line ${index + 1} is not valid JSON`,
         );
       }
       const parsed = JournalEventSchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new JournalFormatError(
-          `Cannot read journal "${this.#path}": line ${index + 1} is not a valid journal event (${
+          `Cannot read journal "${this.#name}": line ${index + 1} is not a valid journal event (${
             issue.path.join(".") || "event"
           }: ${issue.code})`,
         );
@@ -66,7 +74,7 @@ export class JsonlStream implements DurableStream, Disposable {
       this.#file ??= await Deno.open(this.#path, { create: true, append: true });
     } catch (error) {
       throw new JournalWriteError(
-        `Cannot write journal "${this.#path}": ${
+        `Cannot write journal "${this.#name}": ${
           (error as Error).name
         }. Check that its folder exists and is writable`,
       );
@@ -83,7 +91,7 @@ export class JsonlStream implements DurableStream, Disposable {
       await this.#file!.syncData();
     } catch (error) {
       throw new JournalWriteError(
-        `Cannot write journal "${this.#path}": ${
+        `Cannot write journal "${this.#name}": ${
           (error as Error).name
         }. Nothing after this event runs`,
       );

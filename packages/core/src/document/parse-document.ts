@@ -111,9 +111,22 @@ function parseMdast(text: string, file: string): Root {
     const inReason = /\((\d+):(\d+)(?:-\d+:\d+)?\)\s*$/.exec(reason);
     const point = place?.start ?? place ??
       (inReason ? { line: Number(inReason[1]), column: Number(inReason[2]) } : undefined);
+    const position = { file, line: point?.line ?? 1, column: point?.column ?? 1 };
+    if ((error as { ruleId?: unknown }).ruleId === "acorn") {
+      // The markdown parser names the expression parser it uses; the user needs the
+      // JavaScript syntax error it found, as for an expression xmd parses itself.
+      const cause = (error as { cause?: unknown }).cause;
+      const syntax = cause instanceof Error ? `: ${sentence(cause.message)}` : "";
+      throw new DocumentError(
+        reason.includes("import/export")
+          ? `Invalid import or export syntax${syntax}: a document cannot use import or export; use markdown components and props instead`
+          : `Invalid expression syntax${syntax}: write one JavaScript expression between the braces`,
+        position,
+      );
+    }
     throw new DocumentError(
       `${sentence(reason)}: check that every element is closed and every { has a matching }`,
-      { file, line: point?.line ?? 1, column: point?.column ?? 1 },
+      position,
     );
   }
 }

@@ -124,8 +124,22 @@ Deno.test("parse: an unclosed element is refused at the element", () => {
   );
 });
 
-Deno.test("parse: a malformed expression is refused where it breaks", () => {
-  refuses("x {1 +} y\n", "doc.md:1:7", /^Could not parse expression with acorn/);
+Deno.test("MDX-62 parse: a malformed expression is refused where it breaks, naming no parser library", () => {
+  refuses(
+    "x {1 +} y\n",
+    "doc.md:1:7",
+    /^Invalid expression syntax: Unexpected token: write one JavaScript expression between the braces$/,
+  );
+  refuses(
+    "<If condition={1 +}>x</If>\n",
+    "doc.md:1:19",
+    /^Invalid expression syntax: Unexpected token/,
+  );
+  refuses(
+    "import a from\n",
+    "doc.md:2:1",
+    /^Invalid import or export syntax: Unexpected token: a document cannot use import or export/,
+  );
   refuses("x\n\nHello {props.name\n", "doc.md:3:18", /^Unexpected end of file in expression/);
   refuses(
     "<If condition={true}>\n  ```sh exec\n  echo {a = 1}\n  ```\n</If>\n",

@@ -8,7 +8,7 @@
 
 /** A point in a document: 1-based line and column. */
 export interface SourcePosition {
-  /** The document's path as the user named it (relative to the root document's folder for components). */
+  /** The document's label: the root's file name, or a component's path from the root document's folder. */
   file: string;
   /** 1-based line. */
   line: number;
