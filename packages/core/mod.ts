@@ -52,6 +52,7 @@ export {
 } from "./src/document/load-program.ts";
 export { isJsonValue, type JsonObject, type JsonValue } from "./src/json/json-value.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
+export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
 export { sha256, sha256Hex } from "./src/hash/sha256.ts";
 export * from "./src/journal/mod.ts";
 export * from "./src/engine/mod.ts";

@@ -776,3 +776,20 @@ Deno.test("MDX-62 a malformed expression names its JavaScript error and where, n
     assert.doesNotMatch(result.stderr, /acorn/i);
   }
 });
+
+Deno.test("MDX-28: xmd run refuses an --answer nested more than 128 levels deep without journaling it", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(`${cwd}/ask.md`, '<Elicit as="x" schema={{}}>Anything?</Elicit>\n');
+  const deep = "[".repeat(10_000) + "]".repeat(10_000);
+  const result = await runXmd(["run", "--journal=trace.jsonl", "--answer", `x=${deep}`, "ask.md"], {
+    cwd,
+  });
+  assert.equal(result.code, 1, result.stderr);
+  assertNoStack(result.stderr);
+  assert.equal(
+    result.stderr,
+    'xmd: The answer for "x" nests arrays and objects more than 128 levels deep\n',
+  );
+  const journal = await Deno.readTextFile(`${cwd}/trace.jsonl`);
+  assert.doesNotMatch(journal, /\[\[\[/, "the answer was journaled");
+});

@@ -26,6 +26,7 @@ import { type AttributeRule, BUILTINS, RESERVED_NAMES } from "./builtins.ts";
 import { parseCodeModifiers } from "./code-info.ts";
 import { DocumentError } from "./document-error.ts";
 import { documentText } from "./document-text.ts";
+import { checkNesting } from "./nesting-limit.ts";
 import type { SourcePosition } from "./source-position.ts";
 import { selectTarget } from "./select-target.ts";
 import type { AttributeValue, Element, ExecCode, Part } from "./tree.ts";
@@ -93,6 +94,7 @@ export function parseDocument(
 ): ParsedDocument {
   const source = documentText(text);
   const tree = parseMdast(source, file);
+  checkNesting(tree, file);
   return new DocumentBuilder(source, file, options).build(tree);
 }
 

@@ -8,6 +8,7 @@ import Ajv from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json/json-depth.ts";
 import type { JsonValue } from "../json/json-value.ts";
 
 /**
@@ -27,12 +28,18 @@ export function compileAnswerSchema(
   schema: JsonValue,
   position: SourcePosition,
 ): (answer: JsonValue, name: string) => void {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+    throw new DocumentError("The schema of <Elicit> must be a JSON Schema object", position);
+  }
+  if (nestsDeeperThan(schema)) {
+    throw new DocumentError(
+      `The schema of <Elicit> nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
+      position,
+    );
+  }
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
-    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
-      throw new DocumentError("The schema of <Elicit> must be a JSON Schema object", position);
-    }
     try {
       validate = ajv.compile(schema);
     } catch (error) {
@@ -45,6 +52,11 @@ export function compileAnswerSchema(
   }
   const check = validate;
   return (answer, name) => {
+    if (nestsDeeperThan(answer)) {
+      throw new AnswerSchemaError(
+        `The answer for "${name}" nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
+      );
+    }
     if (check(answer)) return;
     const problems = (check.errors ?? []).map((error) =>
       `${error.instancePath || "answer"} ${error.message}`

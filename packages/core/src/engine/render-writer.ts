@@ -8,6 +8,14 @@
  * @module
  */
 
+/**
+ * The most UTF-16 code units captured text (`<Let>` children, `<File>`
+ * content, an `<Elicit>` question) may hold: 64 MiB of ASCII, well below what
+ * a JavaScript string can hold, so text that doubles itself is refused as the
+ * document's mistake rather than exhausting memory.
+ */
+export const MAX_CAPTURED_LENGTH = 64 * 1024 * 1024;
+
 /** Writes rendered text to a sink, normalizing blank lines. */
 export class RenderWriter {
   readonly #sink: (text: string) => void;
@@ -81,8 +89,12 @@ export class RenderWriter {
 export class CaptureWriter extends RenderWriter {
   #text = "";
 
-  constructor() {
-    super((text) => this.#text += text);
+  /** Collects text; `tooLong` is thrown, before anything is added, when it would pass `MAX_CAPTURED_LENGTH`. */
+  constructor(tooLong: () => Error) {
+    super((text) => {
+      if (this.#text.length + text.length > MAX_CAPTURED_LENGTH) throw tooLong();
+      this.#text += text;
+    });
   }
 
   /** The captured text, without leading or trailing newlines. */

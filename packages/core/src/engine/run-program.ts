@@ -34,7 +34,7 @@ import { EffectRefusal } from "./effect-refusal.ts";
 import { joinLogical } from "./logical-path.ts";
 import { pathLengthProblem } from "./path-limits.ts";
 import type { Providers } from "./providers.ts";
-import { CaptureWriter, RenderWriter } from "./render-writer.ts";
+import { CaptureWriter, MAX_CAPTURED_LENGTH, RenderWriter } from "./render-writer.ts";
 import { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
 import { BindingScope } from "./scope.ts";
 
@@ -193,9 +193,15 @@ class Expander {
     return path;
   }
 
-  async captured(parts: readonly Part[], frame: Frame): Promise<string> {
-    const writer = new CaptureWriter();
-    await this.render(parts, { ...frame, writer });
+  /** The rendered text of `element`'s children. */
+  async captured(element: Element, frame: Frame): Promise<string> {
+    const writer = new CaptureWriter(() =>
+      new DocumentError(
+        `Cannot capture the text of <${element.name}>: it would be longer than ${MAX_CAPTURED_LENGTH} characters`,
+        element.position,
+      )
+    );
+    await this.render(element.children, { ...frame, writer });
     writer.end();
     return writer.text.replace(/\n$/, "");
   }
@@ -207,7 +213,7 @@ class Expander {
         const as = literal(element, "as");
         const value = element.attributes.has("value")
           ? this.attribute(element, "value", frame)!
-          : await this.captured(element.children, frame);
+          : await this.captured(element, frame);
         frame.scope.bind(as, value);
         return;
       }
@@ -335,7 +341,7 @@ class Expander {
 
   async writeFile(element: Element, frame: Frame): Promise<void> {
     const path = this.path(element, frame);
-    let content = await this.captured(element.children, frame);
+    let content = await this.captured(element, frame);
     if (element.multiline) content += "\n";
     await this.effect(
       frame,
@@ -397,7 +403,7 @@ class Expander {
     const as = literal(element, "as");
     const schema = this.attribute(element, "schema", frame)!;
     const validate = compileAnswerSchema(schema, attributePosition(element, "schema"));
-    const question = await this.captured(element.children, frame);
+    const question = await this.captured(element, frame);
     const provider = this.options.providers.elicit;
     if (provider.suspends) {
       // The suspension id is derived from the durable position of its request.

@@ -17,6 +17,8 @@ import {
   type Fail,
   findMethodFamily,
   hasMethodFor,
+  MAX_ARRAY_LENGTH,
+  MAX_STRING_LENGTH,
   receiverTypes,
 } from "./_method-allowlist.ts";
 import { describeKind, type RuntimeValue } from "./_runtime-value.ts";
@@ -163,6 +165,14 @@ function toText(value: RuntimeValue, fail: Fail): string {
   return String(value);
 }
 
+/** Joins two texts, refusing (before building it) a result longer than a method may return. */
+function joinText(what: string, left: string, right: string, fail: Fail): string {
+  if (left.length + right.length > MAX_STRING_LENGTH) {
+    fail(`Cannot ${what}: the text would be longer than ${MAX_STRING_LENGTH} characters`);
+  }
+  return left + right;
+}
+
 class Compiler {
   readonly identifiers: Set<string> = new Set();
   readonly #locate: Locate;
@@ -251,11 +261,13 @@ class Compiler {
       run: this.value(expression),
       fail: this.#failAt(expression),
     }));
+    const fail = this.#failAt(node);
     return (scope) => {
       let text = texts[0];
       for (let index = 0; index < parts.length; index++) {
-        const { run, fail } = parts[index];
-        text += toText(run(scope), fail) + texts[index + 1];
+        const part = parts[index];
+        text = joinText("build the template", text, toText(part.run(scope), part.fail), fail);
+        text = joinText("build the template", text, texts[index + 1], fail);
       }
       return text;
     };
@@ -278,8 +290,15 @@ class Compiler {
       for (const { spread, run, fail } of elements) {
         const value = run(scope);
         if (!spread) result.push(value === undefined ? null : value);
-        else if (Array.isArray(value)) result.push(...value);
-        else fail(`Cannot spread ${describeKind(value)} into an array: spread an array`);
+        else if (!Array.isArray(value)) {
+          fail(`Cannot spread ${describeKind(value)} into an array: spread an array`);
+        } else if (result.length + value.length > MAX_ARRAY_LENGTH) {
+          fail(
+            `Cannot spread this array: the result would have more than ${MAX_ARRAY_LENGTH} elements`,
+          );
+        } else {
+          for (const item of value) result.push(item);
+        }
       }
       return result;
     };
@@ -588,7 +607,7 @@ class Compiler {
           return sum;
         }
         if (typeof a === "string" || typeof b === "string") {
-          return toText(a, fail) + toText(b, fail);
+          return joinText('apply "+"', toText(a, fail), toText(b, fail), fail);
         }
         return fail(
           `Cannot apply "+" to ${describeKind(a)} and ${describeKind(b)}: ` +

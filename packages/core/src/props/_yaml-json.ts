@@ -9,6 +9,7 @@
 import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter } from "yaml";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
+import { MAX_JSON_DEPTH } from "../json/json-depth.ts";
 import type { JsonValue } from "../json/json-value.ts";
 
 /** A parsed YAML text and where it sits in its document. */
@@ -55,28 +56,58 @@ export function keyString(source: YamlSource, key: unknown, fallback: SourcePosi
   );
 }
 
-/** Converts `node` to JSON, refusing what JSON cannot hold exactly. */
+/** How many values aliases may copy into one frontmatter, counting each copy. */
+export const MAX_ALIAS_VALUES = 10_000;
+
+/** A conversion's state: the nodes being converted (a recursive alias reaches one of them again). */
+interface Conversion {
+  readonly open: Set<unknown>;
+  /** Values copied so far by expanding aliases. */
+  copied: number;
+  /** The outermost alias being expanded, if any. */
+  alias: SourcePosition | undefined;
+}
+
+/**
+ * Converts `node` to JSON, refusing what JSON cannot hold exactly, a value
+ * nested more than `MAX_JSON_DEPTH` deep, and aliases that would copy more
+ * than `MAX_ALIAS_VALUES` values (a few lines of aliases of aliases expand
+ * exponentially).
+ */
 export function yamlToJson(source: YamlSource, node: unknown, fallback: SourcePosition): JsonValue {
-  return convert(source, node, fallback, new Set());
+  return convert(source, node, fallback, { open: new Set(), copied: 0, alias: undefined }, 0);
 }
 
 function convert(
   source: YamlSource,
   node: unknown,
   fallback: SourcePosition,
-  open: Set<unknown>,
+  state: Conversion,
+  depth: number,
 ): JsonValue {
   if (node === null || node === undefined) return null;
   const position = positionOf(source, node, fallback);
   if (isAlias(node)) {
     const target = node.resolve(source.doc);
-    if (open.has(target)) {
+    if (state.open.has(target)) {
       throw new DocumentError(
         "Cannot use a recursive alias: JSON values cannot contain themselves",
         position,
       );
     }
-    return convert(source, target, position, open);
+    const outermost = state.alias === undefined;
+    if (outermost) state.alias = position;
+    try {
+      return convert(source, target, position, state, depth);
+    } finally {
+      if (outermost) state.alias = undefined;
+    }
+  }
+  if (state.alias !== undefined && ++state.copied > MAX_ALIAS_VALUES) {
+    throw new DocumentError(
+      `Cannot expand this alias: it would copy more than ${MAX_ALIAS_VALUES} values; write the values out or use fewer aliases`,
+      state.alias,
+    );
   }
   if (hasForeignTag(node)) {
     const tag = (node as { tag: string }).tag.replace(/^tag:yaml\.org,2002:/, "!!");
@@ -94,22 +125,30 @@ function convert(
       position,
     );
   }
-  open.add(node);
+  if (depth === MAX_JSON_DEPTH) {
+    throw new DocumentError(
+      `Cannot nest lists and maps more than ${MAX_JSON_DEPTH} levels deep in the frontmatter`,
+      position,
+    );
+  }
+  state.open.add(node);
   try {
-    if (isSeq(node)) return node.items.map((item) => convert(source, item, position, open));
+    if (isSeq(node)) {
+      return node.items.map((item) => convert(source, item, position, state, depth + 1));
+    }
     if (isMap(node)) {
       return Object.fromEntries(
         node.items.map((pair) => {
           const keyPosition = positionOf(source, pair.key, position);
           return [
             keyString(source, pair.key, position),
-            convert(source, pair.value, keyPosition, open),
+            convert(source, pair.value, keyPosition, state, depth + 1),
           ];
         }),
       );
     }
   } finally {
-    open.delete(node);
+    state.open.delete(node);
   }
   throw new DocumentError("Cannot use this value: frontmatter values must be JSON", position);
 }

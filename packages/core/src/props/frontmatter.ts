@@ -9,6 +9,7 @@
 import { isMap, isScalar, isSeq, LineCounter, type Pair, parseDocument } from "yaml";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
+import { MAX_JSON_DEPTH } from "../json/json-depth.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import { checkPropSchema } from "./_prop-schema.ts";
 import { keyString, positionAt, positionOf, type YamlSource, yamlToJson } from "./_yaml-json.ts";
@@ -47,8 +48,12 @@ export function parseFrontmatter(yamlText: string, file: string, startLine: numb
   const start: SourcePosition = { file, line: startLine, column: 1 };
   const [error] = doc.errors;
   if (error !== undefined) {
+    // The YAML parser recurses per level and reports its own stack overflow as a parse error.
+    const reason = /Maximum call stack size exceeded/.test(error.message)
+      ? `it nests lists and maps far more than ${MAX_JSON_DEPTH} levels deep`
+      : error.message;
     throw new DocumentError(
-      `Cannot parse the frontmatter: ${error.message}; fix the YAML`,
+      `Cannot parse the frontmatter: ${reason}; fix the YAML`,
       positionAt(source, error.pos[0]),
       { cause: error },
     );

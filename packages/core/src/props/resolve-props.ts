@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json/json-depth.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import { validatePropsObject } from "./_props-validator.ts";
 import { PropsError, type PropsIssue } from "./props-error.ts";
@@ -22,6 +23,8 @@ export interface PropsSources {
 }
 
 type Coerced = { readonly value: JsonValue } | { readonly reason: string };
+
+const TOO_DEEP = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
 
 const numberText = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const booleanWords: ReadonlyMap<string, boolean> = new Map([
@@ -117,9 +120,8 @@ function coerceVariable(prop: PropSpec, text: string): Coerced {
   if (prop.cliType !== "array") return coerceScalar(prop.cliType!, text);
   if (text.trim().startsWith("[")) {
     const value = parseJson(text);
-    return Array.isArray(value)
-      ? { value }
-      : { reason: "must be a JSON array or a comma-separated list" };
+    if (!Array.isArray(value)) return { reason: "must be a JSON array or a comma-separated list" };
+    return nestsDeeperThan(value) ? { reason: TOO_DEEP } : { value };
   }
   return coerceItems(prop, text.trim() === "" ? [] : text.split(",").map((item) => item.trim()));
 }
@@ -182,6 +184,10 @@ function readJsonObject(
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     issues.push({ source, message: `Cannot read ${source}: it must be a JSON object of props` });
+    return undefined;
+  }
+  if (nestsDeeperThan(value)) {
+    issues.push({ source, message: `Cannot read ${source}: it ${TOO_DEEP}` });
     return undefined;
   }
   const known = spec.length > 0

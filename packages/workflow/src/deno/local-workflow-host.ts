@@ -26,6 +26,8 @@ import {
   createSecretGate,
   disabledSecretGate,
   type JsonValue,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
   type Program,
   sha256Hex,
 } from "@xmd/core";
@@ -213,6 +215,11 @@ export class LocalWorkflowHost implements WorkflowHost {
       if (pending.answered) {
         throw new RunStateError(
           `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${id}`,
+        );
+      }
+      if (nestsDeeperThan(value)) {
+        throw new AnswerRefusedError(
+          `Cannot accept the answer to ${suspensionId}: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
         );
       }
       const problems = answerProblems(pending.schema as JsonValue, value);
