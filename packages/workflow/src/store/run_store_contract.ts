@@ -11,14 +11,15 @@
  * @module
  */
 import { type JournalEvent, sha256Hex } from "@xmd/core/protocol";
-import type { SqlSeam } from "../sql/sql-seam.ts";
+import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
 import { FORMAT, initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "./schema.ts";
 import { type NewRun, RunStore } from "./run-store.ts";
 import { liveRootOf } from "../workspace/live-root.ts";
+import { materializeRoot } from "../workspace/materialize-root.ts";
 import { forgetHashes, publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
 import { fileObject, objectHash, treeObject } from "../workspace/root-format.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
-import { Workspace } from "../workspace/workspace.ts";
+import { ROOT_INO, Workspace } from "../workspace/workspace.ts";
 
 /** One promise of the storage engine, checked on a fresh empty database. */
 export interface ContractCase {
@@ -153,11 +154,12 @@ function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new ContractFailure(message);
 }
 
-/** A stable text for rows and JSON values: sorted keys, bytes as hex, bigints tagged. */
+/**
+ * A stable text for rows and JSON values: sorted keys, bigints tagged, bytes
+ * as their length and digest (a dump of megabytes of chunks stays cheap).
+ */
 function stable(value: unknown): string {
-  if (value instanceof Uint8Array) {
-    return `bytes:${Array.from(value, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-  }
+  if (value instanceof Uint8Array) return `bytes:${value.length}:${sha256Hex(value)}`;
   if (typeof value === "bigint") return `bigint:${value}`;
   if (value === undefined) return "undefined";
   if (value === null || typeof value !== "object") return JSON.stringify(value);
@@ -1087,9 +1089,320 @@ const WORKSPACE_CASES: ContractCase[] = [
   },
 ];
 
+/**
+ * The live Workspace as a user of it sees it, inode numbers aside: one line per
+ * path (the root first) with every column of its inode and the other names of
+ * that inode, sorted. Walked with a stack, as deep as the tables go.
+ */
+function liveListing(seam: SqlSeam): string[] {
+  const named: { path: string; row: SqlRow }[] = [];
+  const stack: [number, string][] = [[ROOT_INO, ""]];
+  while (stack.length > 0) {
+    const [dir, prefix] = stack.pop()!;
+    for (
+      const row of seam.exec(
+        "SELECT d.name, i.* FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ?",
+        dir,
+      )
+    ) {
+      const path = prefix + String(row.name);
+      named.push({ path, row });
+      if (row.kind === "dir") stack.push([Number(row.ino), `${path}/`]);
+    }
+  }
+  const names = new Map<number, string[]>();
+  for (const { path, row } of named) {
+    names.set(Number(row.ino), [...names.get(Number(row.ino)) ?? [], path]);
+  }
+  const line = (path: string, row: SqlRow) => {
+    const { ino, name: _name, ...columns } = row;
+    return stable({ path, ...columns, names: (names.get(Number(ino)) ?? []).sort() });
+  };
+  const root = seam.exec("SELECT * FROM ws_inode WHERE ino = ?", ROOT_INO)[0];
+  return [line("/", root), ...named.map(({ path, row }) => line(path, row)).sort()];
+}
+
+function count(seam: SqlSeam, table: string): number {
+  return Number(seam.exec(`SELECT count(*) AS n FROM ${table}`)[0].n);
+}
+
+/** Stores a hash-consistent object with exactly `text` (a forged or non-canonical one). */
+function forge(seam: SqlSeam, text: string): string {
+  const hash = objectHash(text);
+  seam.exec("INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?)", hash, text);
+  return hash;
+}
+
+/**
+ * A Workspace holding every kind of entry materialization rebuilds, published
+ * as `root`, with its hard-link groups; the live tables are then moved on to
+ * another state, so materializing `root` has to rebuild all of them.
+ */
+function materializable(seam: SqlSeam) {
+  const ws = workspace(seam);
+  const big = new Uint8Array(2 * 1024 * 1024 + 5).map((_, i) => (i * 7) % 251);
+  seam.transaction(() => {
+    ws.mkdir("/src/lib/deep/er", { recursive: true });
+    ws.mkdir("/bin", { mode: 0o700 });
+    ws.mkdir("/empty-dir", { mode: 0o750 });
+    ws.writeFile("/src/lib/big.bin", big);
+    ws.writeFile("/src/lib/deep/er/leaf.txt", text("leaf\n"), { mode: 0o600 });
+    ws.writeFile("/empty", new Uint8Array(0));
+    ws.writeFile("/src/empty-too", new Uint8Array(0), { mode: 0o400 });
+    ws.writeFile("/bin/run", text("#!/bin/sh\necho hi\n"), { mode: 0o755 });
+    ws.link("/bin/run", "/run");
+    ws.link("/bin/run", "/src/lib/deep/run");
+    ws.symlink("/src/lib/big.bin", "/abs");
+    ws.symlink("../big.bin", "/src/lib/deep/rel");
+    ws.symlink("no/such/file", "/dangling");
+    ws.link("/dangling", "/src/dangling-again");
+    ws.writeFile("/twin-a", text("same"));
+    ws.writeFile("/twin-b", text("same"));
+  });
+  const root = seam.transaction(() => publishRoot(seam));
+  const listing = liveListing(seam);
+  const links = [["bin/run", "run", "src/lib/deep/run"], ["src/dangling-again", "dangling"]];
+  seam.transaction(() => {
+    ws.unlink("/run");
+    ws.rmdir("/empty-dir");
+    ws.writeFile("/src/lib/deep/er/leaf.txt", text("moved on"));
+    ws.writeFile("/elsewhere", text("not in the root"));
+    publishRoot(seam);
+  });
+  return { ws, big, root, listing, links };
+}
+
+const MATERIALIZE_CASES: ContractCase[] = [
+  {
+    name:
+      "materialize (WS-49, WS-50): a root's live tables are rebuilt inode for inode: nested dirs, chunks, empty files, symlinks, modes, hard links",
+    run(seam) {
+      const { ws, big, root, listing, links } = materializable(seam);
+      check(liveRootOf(seam, WHERE) !== root, "the live Workspace has moved on");
+      const [objects, chunks] = [count(seam, "ws_object"), count(seam, "ws_chunk")];
+      materializeRoot(seam, root, links, WHERE);
+      same(
+        liveListing(seam),
+        listing,
+        "kinds, modes, sizes, targets, chunks, nlink, hashes, links",
+      );
+      same(liveRootOf(seam, WHERE), root, "the live tables describe the root");
+      same(
+        seam.exec("SELECT count(*) AS n FROM ws_inode WHERE hash IS NULL AND kind != 'symlink'")[0]
+          .n,
+        0,
+        "every file and directory caches its hash: nothing is dirty",
+      );
+      same(seam.transaction(() => publishRoot(seam)), root, "publishing again gives the root");
+      same(
+        [count(seam, "ws_object"), count(seam, "ws_chunk")],
+        [objects, chunks],
+        "nothing stored, no chunk copied",
+      );
+      check(stable(ws.readFile("/abs")) === stable(big), "three chunks read back through /abs");
+      same(untext(ws.readFile("/src/lib/deep/run")), "#!/bin/sh\necho hi\n", "a hard link");
+      same(ws.readFile("/src/empty-too").length, 0, "an empty file");
+      same(ws.readlink("/src/lib/deep/rel"), "../big.bin", "a relative target, verbatim");
+      same(ws.readlink("/dangling"), "no/such/file", "a dangling target, verbatim");
+      check(!ws.exists("/dangling"), "it still dangles");
+      same(ws.lstat("/run").ino, ws.lstat("/bin/run").ino, "linked names share an inode");
+      same(ws.lstat("/dangling").nlink, 2, "a hard-linked symlink");
+      check(ws.lstat("/twin-a").ino !== ws.lstat("/twin-b").ino, "equal files stay apart");
+      same(ws.stat("/empty-dir").mode, 0o750, "an empty directory and its mode");
+      same(ws.readdir("/src/lib/deep/er"), ["leaf.txt"], "a nested directory");
+      same(untext(ws.readFile("/src/lib/deep/er/leaf.txt")), "leaf\n", "the root's bytes");
+      check(!ws.exists("/elsewhere"), "what the root lacks is gone");
+      seam.transaction(() => ws.writeFile("/bin/run", text("changed")));
+      same(untext(ws.readFile("/run")), "changed", "a write reaches every name of the inode");
+    },
+  },
+  {
+    name:
+      "materialize (WS-49): the next publication is incremental: a change rehashes only its path, as deltas",
+    run(seam) {
+      const ws = workspace(seam);
+      seam.transaction(() => {
+        for (let d = 0; d < 10; d++) {
+          ws.mkdir(`/${d}`);
+          for (let f = 0; f < 10; f++) ws.writeFile(`/${d}/${f}`, text(`${d}${f}`));
+        }
+      });
+      const root = seam.transaction(() => publishRoot(seam));
+      seam.transaction(() => ws.writeFile("/5/5", text("elsewhere")));
+      seam.transaction(() => publishRoot(seam));
+      materializeRoot(seam, root, [], WHERE);
+      publicationCommitted(seam);
+      const [objects, deltas] = [
+        count(seam, "ws_object"),
+        count(seam, "ws_object WHERE base IS NOT NULL"),
+      ];
+      seam.transaction(() => ws.writeFile("/3/4", text("changed")));
+      same(
+        seam.exec("SELECT count(*) AS n FROM ws_inode WHERE hash IS NULL")[0].n,
+        3,
+        "the file, its directory and the root are dirty, nothing else",
+      );
+      const next = seam.transaction(() => publishRoot(seam));
+      same(count(seam, "ws_object"), objects + 3, "one file object and two trees stored");
+      check(
+        count(seam, "ws_object WHERE base IS NOT NULL") > deltas,
+        "the changed directory is a delta against its materialized tree",
+      );
+      verifyRoot(seam, next, WHERE);
+      same(liveRootOf(seam, WHERE), next, "the live tables describe the new root");
+      seam.transaction(() => forgetHashes(seam));
+      same(seam.transaction(() => publishRoot(seam)), next, "a full rehash agrees");
+    },
+  },
+  {
+    name:
+      "materialize (WS-49): what publication remembered of the replaced tables is forgotten, even within one transaction",
+    run(seam) {
+      const ws = workspace(seam);
+      seam.transaction(() => {
+        ws.mkdir("/d");
+        for (const name of ["a", "b"]) ws.writeFile(`/d/${name}`, text(name));
+      });
+      const other = seam.transaction(() => publishRoot(seam));
+      seam.transaction(() => {
+        for (let f = 0; f < 40; f++) ws.writeFile(`/d/${f}`, text(`${f}`));
+        publishRoot(seam);
+      });
+      publicationCommitted(seam);
+      const root = seam.transaction(() => {
+        // Remembered: /d's inode changed name "7" against its 42-entry tree.
+        ws.writeFile("/d/7", text("changed"));
+        materializeRoot(seam, other, [], WHERE);
+        // The same inode number now holds the two-entry /d of the other root.
+        ws.writeFile("/d/a", text("again"));
+        return publishRoot(seam);
+      });
+      publicationCommitted(seam);
+      same(ws.readdir("/d"), ["a", "b"], "the other root's directory");
+      same(liveRootOf(seam, WHERE), root, "the published root describes the live tables");
+      seam.transaction(() => forgetHashes(seam));
+      same(seam.transaction(() => publishRoot(seam)), root, "a full rehash agrees");
+    },
+  },
+  {
+    name:
+      "materialize (WS-51): a root whose objects or chunks are missing or damaged is refused (WorkflowDatabaseCorruptError), unchanged",
+    run(seam) {
+      const { root, links } = materializable(seam);
+      /** Refused, unchanged, and for the reason `why` names (so not by another check). */
+      const attempt = (what: string, why: string, at = root, groups = at === root ? links : []) => {
+        const error = refused(seam, "WorkflowDatabaseCorruptError", what, () => {
+          materializeRoot(seam, at, groups, WHERE);
+        });
+        check(error.message.includes(why), `${what}: refused for another reason: ${error.message}`);
+        return error;
+      };
+      /** Damages one row for the length of `fn`, then puts it back. */
+      const damaging = (
+        table: string,
+        hash: string,
+        column: string,
+        value: SqlValue | undefined,
+        fn: () => void,
+      ) => {
+        const row = seam.exec(`SELECT * FROM ${table} WHERE hash = ?`, hash)[0];
+        check(row !== undefined, `${table} holds ${hash.slice(0, 12)}`);
+        if (value === undefined) seam.exec(`DELETE FROM ${table} WHERE hash = ?`, hash);
+        else seam.exec(`UPDATE ${table} SET ${column} = ? WHERE hash = ?`, value, hash);
+        fn();
+        seam.exec(`DELETE FROM ${table} WHERE hash = ?`, hash);
+        const columns = Object.keys(row);
+        seam.exec(
+          `INSERT INTO ${table} (${columns.join(", ")}) VALUES (${
+            columns.map(() => "?").join(", ")
+          })`,
+          ...columns.map((column) => row[column]),
+        );
+      };
+      const leaf = objectHash(fileObject(5, [sha256Hex("leaf\n")]));
+      const bigChunk = String(
+        seam.exec("SELECT hash FROM ws_chunk WHERE length(data) = 1048576 LIMIT 1")[0].hash,
+      );
+      const deepTree = String(
+        seam.exec(
+          "SELECT hash FROM ws_object WHERE body LIKE ? AND base IS NULL LIMIT 1",
+          '{"entries":[["leaf.txt"%',
+        )[0].hash,
+      );
+
+      const error = attempt("a missing root", "0".repeat(12) + " is missing", "0".repeat(64));
+      check(error.message.includes("000000000000"), "the error names the root");
+      damaging(
+        "ws_object",
+        leaf,
+        "body",
+        undefined,
+        () => attempt("a missing file object", `${leaf.slice(0, 12)} is missing`),
+      );
+      damaging(
+        "ws_object",
+        deepTree,
+        "body",
+        '{"entries":[],"format":1}',
+        () => attempt("a tree object that does not match its hash", "does not match its hash"),
+      );
+      damaging(
+        "ws_chunk",
+        bigChunk,
+        "data",
+        undefined,
+        () => attempt("a missing chunk", `chunk ${bigChunk.slice(0, 12)} is missing`),
+      );
+      damaging(
+        "ws_chunk",
+        bigChunk,
+        "data",
+        new Uint8Array(1048576).fill(1),
+        () => attempt("a flipped chunk of the right length", "does not match its hash"),
+      );
+      damaging(
+        "ws_chunk",
+        bigChunk,
+        "data",
+        text("short"),
+        () => attempt("a truncated chunk", "does not match its hash"),
+      );
+      attempt("a non-canonical tree", "is malformed", forge(seam, '{"format":1,"entries":[]}'));
+      attempt("a tree with whitespace", "is malformed", forge(seam, '{"entries": [],"format":1}'));
+      const oversized = forge(seam, fileObject(6, [sha256Hex("leaf\n")]));
+      attempt(
+        "a file whose chunks do not add up",
+        "do not add up to its size",
+        forge(seam, treeObject([{ name: "f", kind: "file", mode: 0o644, ref: oversized }])),
+      );
+      attempt(
+        "a symlink target with NUL",
+        "holds a NUL byte",
+        forge(seam, treeObject([{ name: "l", kind: "symlink", mode: 0o777, ref: "a\0b" }])),
+      );
+      for (
+        const [what, why, groups] of [
+          ["a group of one", "malformed", [["run"]]],
+          ["a path twice", "malformed", [["run", "bin/run"], ["run", "src/lib/deep/run"]]],
+          ["an absolute path", "malformed", [["/run", "bin/run"]]],
+          ["a path with ..", "malformed", [["src/../run", "bin/run"]]],
+          ["a path the root lacks", "a path it lacks", [["run", "bin/run", "nope"]]],
+          ["a directory", "names a directory", [["bin", "src"]]],
+          ["entries that differ", "entries that differ", [["twin-a", "run"]]],
+        ] as [string, string, string[][]][]
+      ) {
+        attempt(`hard-link groups with ${what}`, why, root, groups);
+      }
+      materializeRoot(seam, root, links, WHERE);
+      same(liveRootOf(seam, WHERE), root, "the undamaged root still materializes");
+    },
+  },
+];
+
 export const RUN_STORE_CONTRACT: readonly ContractCase[] = [
   ...SEAM_CASES,
   ...SCHEMA_CASES,
   ...STORE_CASES,
   ...WORKSPACE_CASES,
+  ...MATERIALIZE_CASES,
 ];

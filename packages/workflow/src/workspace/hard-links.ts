@@ -4,13 +4,36 @@
  * paths share an inode is known only from the live tables, and only for the
  * root the live Workspace is at.
  *
- * Invariant: the answer is read in one statement (one snapshot), together
- * with the live root's hash, so it never mixes two Workspace states.
+ * Invariants:
+ * - The answer is read in one statement (one snapshot), together with the
+ *   live root's hash, so it never mixes two Workspace states.
+ * - Hard-link groups travel beside a root (root format 1 cannot hold them)
+ *   as lists of relative paths, and are parsed with `HardLinkGroupsSchema`
+ *   wherever they are received or read back.
  *
  * @module
  */
+import { z } from "zod";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { ROOT_INO } from "./workspace.ts";
+
+/**
+ * The names that share an inode, one group per inode: relative paths as
+ * `walkRoot` names them (`release/VERSION`), each group of two or more
+ * distinct paths, no path in two groups.
+ */
+export type HardLinkGroups = readonly (readonly string[])[];
+
+const NAME = (name: string) => name !== "" && name !== "." && name !== ".." && !name.includes("\0");
+const RelativePathSchema = z.string().refine((path) => path.split("/").every(NAME));
+
+/** Parses hard-link groups: valid relative paths, groups of at least two, no path twice. */
+export const HardLinkGroupsSchema: z.ZodType<HardLinkGroups> = z.array(
+  z.array(RelativePathSchema).min(2),
+).refine((groups) => {
+  const paths = groups.flat();
+  return new Set(paths).size === paths.length;
+});
 
 /**
  * The relative paths of the live Workspace that share an inode, one group
