@@ -54,6 +54,7 @@ export { isJsonValue, type JsonObject, type JsonValue } from "./src/json/json-va
 export { canonicalJson } from "./src/json/canonical-json.ts";
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
 export { sha256, sha256Hex } from "./src/hash/sha256.ts";
+export { didYouMean } from "./src/text/did-you-mean.ts";
 export * from "./src/journal/mod.ts";
 export * from "./src/engine/mod.ts";
 export * from "./src/props/mod.ts";

@@ -10,7 +10,13 @@
 import { type CommandIo, inDirectory } from "./command-io.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { UsageError } from "./usage-error.ts";
-import { workflowCommand } from "./workflow-command.ts";
+import { runIds, workflowCommand } from "./workflow-command.ts";
+import { unknownCommand } from "./command-line.ts";
+import { completionScript, SHELLS } from "./completions.ts";
+import cliConfig from "../../deno.json" with { type: "json" };
+
+/** The version of the xmd packages (they are published together). */
+const VERSION: string = cliConfig.version;
 
 /** Usage of `xmd`. */
 export const USAGE = `Usage: xmd [--cwd=<dir>] <command> [options]
@@ -19,6 +25,11 @@ Commands:
   run <document.md>            run a Markdown document on this machine
   workflow <command> [args]    retained, resumable runs (start, resume, answer, status,
                                list, history, cancel, delete, export, diff)
+  completions <shell>          print a completion script (bash, zsh, fish)
+
+Options:
+  -V, --version                print the version
+  -h, --help                   show this help
 
 Options:
   --cwd=<dir>                  run as if started in <dir> (paths and effects resolve there)
@@ -69,6 +80,12 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
         return await runCommand(rest, io);
       case "workflow":
         return await workflowCommand(rest, io);
+      case "completions":
+        return await completions(rest, io);
+      case "--version":
+      case "-V":
+        io.stdout(`xmd ${VERSION} (deno ${Deno.version.deno})\n`);
+        return 0;
       case undefined:
       case "help":
       case "--help":
@@ -76,7 +93,7 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
         io.stdout(USAGE + "\n");
         return command === undefined ? 1 : 0;
       default:
-        throw new UsageError(`Unknown command "${command}": run xmd --help for the commands`);
+        throw unknownCommand(command, ["run", "workflow", "completions"], "xmd");
     }
   } catch (error) {
     if (error instanceof Error && USER_ERRORS.has(error.name)) {
@@ -91,5 +108,34 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
     return 1;
   }
 }
+
+async function completions(args: readonly string[], io: CommandIo): Promise<number> {
+  if (args.length === 1 && args[0] === "--run-ids") {
+    for (const id of await runIds(io)) io.stdout(`${id}\n`);
+    return 0;
+  }
+  if (args.length === 1 && (args[0] === "--help" || args[0] === "-h")) {
+    io.stdout(COMPLETIONS_USAGE);
+    return 0;
+  }
+  if (args.length !== 1) {
+    throw new UsageError(
+      `xmd completions takes one shell (${SHELLS.join(", ")}): run xmd completions --help`,
+    );
+  }
+  io.stdout(completionScript(args[0]));
+  return 0;
+}
+
+const COMPLETIONS_USAGE = `Usage: xmd completions <bash|zsh|fish>
+
+Print a completion script for your shell: commands, options, and run ids for
+workflow commands that take one.
+
+Examples:
+  eval "$(xmd completions bash)"      # in ~/.bashrc
+  eval "$(xmd completions zsh)"       # in ~/.zshrc
+  xmd completions fish | source       # in ~/.config/fish/config.fish
+`;
 
 export { RUN_USAGE };

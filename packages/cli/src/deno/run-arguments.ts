@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { didYouMean } from "@xmd/core";
 import { UsageError } from "./usage-error.ts";
 
 /** Parsed `xmd run` arguments. */
@@ -82,7 +83,12 @@ export function parseRunArguments(
       continue;
     }
     if (!VALUE_FLAGS.has(name)) {
-      throw new UsageError(`Unknown option "--${name}": run ${command} --help for the options`);
+      const close = didYouMean(name, [...VALUE_FLAGS, "help", "no-secret-detection"]);
+      throw new UsageError(
+        `Unknown option "--${name}"${
+          close ? ` (did you mean "--${close}"?)` : ""
+        }: run ${command} --help for the options`,
+      );
     }
     if (value === undefined) {
       value = args[++index];

@@ -115,12 +115,12 @@ const REFUSALS: { fixture: string; args?: string[]; where: RegExp; what: RegExp 
   {
     fixture: "fail.unknown-component.md",
     where: /fail\.unknown-component\.md:5:1/,
-    what: /Unknown component <Fiel>/,
+    what: /Unknown component <Fiel> \(did you mean <File>\?\)/,
   },
   {
     fixture: "fail.unknown-modifier.md",
     where: /fail\.unknown-modifier\.md:3:1/,
-    what: /Unknown code block modifier "sielnt"/,
+    what: /Unknown code block modifier "sielnt" \(did you mean "silent"\?\)/,
   },
   {
     fixture: "fail.bad-prop-type.md",

@@ -42,7 +42,9 @@ import {
   typedDocumentError,
   typedPositions,
 } from "./host-documents.ts";
+import { commandHelp, parseCommand, unknownCommand } from "./command-line.ts";
 import { parseRunArguments } from "./run-arguments.ts";
+import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
 import { UsageError } from "./usage-error.ts";
 import {
   describeStop,
@@ -152,26 +154,38 @@ function hostFor(io: CommandIo): WorkflowHost {
   return new LocalWorkflowHost(runsFolder(io.env), { shell: shellOptions(io.env) });
 }
 
+/** The ids of the runs in the runs folder, for shell completion (nothing is locked or run). */
+export async function runIds(io: CommandIo): Promise<string[]> {
+  return (await hostFor(io).list()).runs.map((run) => run.record.id);
+}
+
 async function dispatch(args: readonly string[], io: CommandIo): Promise<number> {
   const [command, ...rest] = args;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.stdout(WORKFLOW_USAGE + "\n");
     return command === undefined ? 1 : 0;
   }
-  if (command !== "start" && (rest.includes("--help") || rest.includes("-h"))) {
-    io.stdout(WORKFLOW_USAGE + "\n");
+  const spec = WORKFLOW_COMMANDS[command];
+  if (!Object.hasOwn(WORKFLOW_COMMANDS, command)) {
+    throw unknownCommand(command, Object.keys(WORKFLOW_COMMANDS), "xmd workflow");
+  }
+  if (command === "start") return await start(hostFor(io), rest, io);
+  const parsed = parseCommand(spec, rest);
+  if (parsed.help) {
+    io.stdout(commandHelp(spec));
     return 0;
   }
   const host = hostFor(io);
-  const flags = new Set(rest.filter((arg) => arg.startsWith("--")));
-  const positionals = rest.filter((arg) => !arg.startsWith("--"));
-  const json = flags.has("--json");
+  const positionals = parsed.positionals;
+  const json = parsed.values.json === true;
+  const flags = new Set(
+    Object.entries(parsed.values).filter(([, value]) => value === true).map(([name]) =>
+      `--${name}`
+    ),
+  );
   switch (command) {
-    case "start":
-      return await start(host, rest, io);
     case "resume": {
-      onlyFlags(command, flags, ["--no-secret-detection"]);
-      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const [id] = positionals;
       const secretDetection = secretDetectionOf(flags, io);
       return await execute(
         host,
@@ -181,12 +195,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       );
     }
     case "answer": {
-      onlyFlags(command, flags, ["--no-secret-detection"]);
-      const [id, suspensionId, text] = exactly(command, positionals, [
-        "<run-id>",
-        "<suspension-id>",
-        "<json>",
-      ]);
+      const [id, suspensionId, text] = positionals;
       let value;
       try {
         value = JSON.parse(text);
@@ -203,8 +212,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return 0;
     }
     case "status": {
-      onlyFlags(command, flags, ["--json"]);
-      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const [id] = positionals;
       const inspection = await host.inspect(id);
       io.stdout(
         json
@@ -214,10 +222,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return 0;
     }
     case "list": {
-      const statusFlag = [...flags].find((flag) => flag.startsWith("--status="));
-      onlyFlags(command, flags, ["--json", ...(statusFlag ? [statusFlag] : [])]);
-      exactly(command, positionals, []);
-      const status = statusFlag?.slice("--status=".length);
+      const status = parsed.values.status as string | undefined;
       if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
         throw new UsageError(
           `Unknown status "${status}": use one of ${RUN_STATUSES.join(", ")}`,
@@ -238,8 +243,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return 0;
     }
     case "history": {
-      onlyFlags(command, flags, ["--json"]);
-      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const [id] = positionals;
       const history = await host.history(id);
       io.stdout(
         json
@@ -261,10 +265,9 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return 0;
     }
     case "export": {
-      const atFlag = [...flags].find((flag) => flag.startsWith("--at="));
-      onlyFlags(command, flags, ["--preserve-modes", ...(atFlag ? [atFlag] : [])]);
-      const [id, directory] = exactly(command, positionals, ["<run-id>", "<directory>"]);
-      const at = atFlag === undefined ? null : eventId(atFlag.slice("--at=".length));
+      const [id, directory] = positionals;
+      const atValue = parsed.values.at as string | undefined;
+      const at = atValue === undefined ? null : eventId(atValue);
       const preserveModes = flags.has("--preserve-modes");
       const exported = await host.export(id, at, io.resolve(directory), { preserveModes })
         .catch((error) => {
@@ -290,37 +293,41 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       return 0;
     }
     case "diff": {
-      onlyFlags(command, flags, ["--json"]);
-      const [id, from, to] = exactly(command, positionals, ["<run-id>", "<event-a>", "<event-b>"]);
+      const [id, from, to] = positionals;
       const diff = await host.diff(id, eventId(from), eventId(to));
       io.stdout(json ? JSON.stringify(diff, null, 2) + "\n" : formatDiff(diff));
       return 0;
     }
     case "cancel": {
-      onlyFlags(command, flags, []);
-      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const [id] = positionals;
       await host.cancel(id);
       io.stdout(`cancelled run ${id}\n`);
       return 0;
     }
     case "delete": {
-      onlyFlags(command, flags, []);
-      const [id] = exactly(command, positionals, ["<run-id>"]);
+      const [id] = positionals;
       await host.delete(id);
       io.stdout(`deleted run ${id}\n`);
       return 0;
     }
-    default:
-      throw new UsageError(`Unknown workflow command "${command}": run xmd workflow --help`);
   }
+  throw new UsageError(`Unknown workflow command "${command}": run xmd workflow --help`);
 }
 
 async function start(host: WorkflowHost, args: readonly string[], io: CommandIo) {
   let id: string | undefined;
   const rest: string[] = [];
-  for (const arg of args) {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === "--") {
+      rest.push(...args.slice(index));
+      break;
+    }
     if (arg.startsWith("--id=")) id = arg.slice("--id=".length);
-    else rest.push(arg);
+    else if (arg === "--id") {
+      id = args[++index];
+      if (id === undefined) throw new UsageError("Option --id needs a value: write --id <run-id>");
+    } else rest.push(arg);
   }
   const options = parseRunArguments(rest, "xmd workflow start");
   if (options.journal !== undefined || options.replay !== undefined || options.answers.size > 0) {
@@ -330,7 +337,7 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
   }
   if (!options.document) {
     if (options.help) {
-      io.stdout(WORKFLOW_USAGE + "\n");
+      io.stdout(commandHelp(WORKFLOW_COMMANDS.start));
       return 0;
     }
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
@@ -477,27 +484,4 @@ function eventId(text: string): number {
 
 function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-function onlyFlags(command: string, flags: Set<string>, allowed: string[]): void {
-  for (const flag of flags) {
-    if (!allowed.includes(flag)) {
-      throw new UsageError(
-        `Unknown option "${flag}" for xmd workflow ${command}: run xmd workflow --help`,
-      );
-    }
-  }
-}
-
-function exactly(command: string, positionals: string[], names: string[]): string[] {
-  if (positionals.length !== names.length) {
-    throw new UsageError(
-      `xmd workflow ${command} takes ${names.length ? names.join(" ") : "no arguments"}${
-        positionals.length > names.length
-          ? `, not ${positionals.length} argument${positionals.length === 1 ? "" : "s"}`
-          : ""
-      }: run xmd workflow --help`,
-    );
-  }
-  return positionals;
 }

@@ -632,7 +632,7 @@ Deno.test("answers that are refused are each explained and change nothing", asyn
   );
   assertRefused(
     missingValue,
-    "xmd workflow answer takes <run-id> <suspension-id> <json>: run xmd workflow --help",
+    "xmd workflow answer takes <run-id> <suspension-id> <json>: run xmd workflow answer --help",
   );
   await assertUnchanged(box, "r1", before);
 
@@ -791,9 +791,14 @@ Deno.test("a bad run id, option, command or runs folder is refused with what to 
     [["start", `--id=${"x".repeat(129)}`, "doc.md"], invalid],
     [["start", "--id=", "doc.md"], invalid],
     ...["status", "resume", "history", "cancel", "delete"].map((command): [string[], string] => [
-      [command, "-dash-first"],
+      [command, "--", "-dash-first"],
       invalid,
     ]),
+    // Without `--`, a leading dash is an option, as in every POSIX command.
+    [
+      ["status", "-dash-first"],
+      'Unknown option "-d" for xmd workflow status: run xmd workflow status --help',
+    ],
     [
       ["start", "--bogus", "doc.md"],
       'Unknown option "--bogus": run xmd workflow start --help for the options',
@@ -806,17 +811,17 @@ Deno.test("a bad run id, option, command or runs folder is refused with what to 
     [["start"], "Missing document: write xmd workflow start <document.md>"],
     [
       ["status", "r1", "--verbose"],
-      'Unknown option "--verbose" for xmd workflow status: run xmd workflow --help',
+      'Unknown option "--verbose" for xmd workflow status: run xmd workflow status --help',
     ],
     [
       ["resume", "r1", "r2"],
-      "xmd workflow resume takes <run-id>, not 2 arguments: run xmd workflow --help",
+      "xmd workflow resume takes <run-id>, not 2 arguments: run xmd workflow resume --help",
     ],
     [
       ["list", "extra"],
-      "xmd workflow list takes no arguments, not 1 argument: run xmd workflow --help",
+      "xmd workflow list takes no arguments, not 1 argument: run xmd workflow list --help",
     ],
-    [["pause", "r1"], 'Unknown workflow command "pause": run xmd workflow --help'],
+    [["pause", "r1"], 'Unknown command "pause": run xmd workflow --help'],
   ];
   // Independent refusals that change nothing: run side by side.
   const results = await Promise.all(refusals.map(([args]) => box.xmd(...args)));

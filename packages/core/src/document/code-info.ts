@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { didYouMean } from "../text/did-you-mean.ts";
 import { DocumentError } from "./document-error.ts";
 import type { SourcePosition } from "./source-position.ts";
 
@@ -99,10 +100,18 @@ export function parseCodeModifiers(meta: string | null, position: SourcePosition
         break;
       default:
         throw new DocumentError(
-          `Unknown code block modifier "${token.name}": exec blocks accept silent, timeout=<duration> and as="name"`,
+          `Unknown code block modifier "${token.name}"${
+            suggestion(didYouMean(token.name, MODIFIERS))
+          }: exec blocks accept silent, timeout=<duration> and as="name"`,
           position,
         );
     }
   }
   return modifiers;
+}
+
+const MODIFIERS = ["exec", "silent", "timeout", "as"];
+
+function suggestion(name: string | undefined): string {
+  return name === undefined ? "" : ` (did you mean "${name}"?)`;
 }

@@ -11,6 +11,8 @@
  */
 import type { JsonObject } from "../json/json-value.ts";
 import { type PropsSpec, validateComponentProps } from "../props/mod.ts";
+import { didYouMean } from "../text/did-you-mean.ts";
+import { BUILTINS } from "./builtins.ts";
 import { DocumentError } from "./document-error.ts";
 import { documentText } from "./document-text.ts";
 import { type ParsedDocument, parseDocument } from "./parse-document.ts";
@@ -74,8 +76,11 @@ export async function loadProgram(
         }
       }
       if (!found) {
+        const builtin = didYouMean(name, Object.keys(BUILTINS));
         throw new DocumentError(
-          `Unknown component <${name}>: create ${
+          `Unknown component <${name}>${
+            builtin === undefined ? "" : ` (did you mean <${builtin}>?)`
+          }: create ${
             componentCandidates(name).join(" or ")
           } beside the document, or use a built-in`,
           position,

@@ -7,6 +7,7 @@
  * @module
  */
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json/json-depth.ts";
+import { didYouMean } from "../text/did-you-mean.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import { validatePropsObject } from "./_props-validator.ts";
 import { PropsError, type PropsIssue } from "./props-error.ts";
@@ -166,7 +167,13 @@ function unknownOptions(
     : "the document takes no props";
   return [...options.keys()]
     .filter((name) => !exposed.some((prop) => prop.optionName === name))
-    .map((name) => ({ source: `--${name}`, message: `Unknown option --${name}: ${known}` }));
+    .map((name) => {
+      const close = didYouMean(name, exposed.map((prop) => prop.optionName));
+      return {
+        source: `--${name}`,
+        message: `Unknown option --${name}${close ? ` (did you mean --${close}?)` : ""}: ${known}`,
+      };
+    });
 }
 
 /** Parses a whole-object source, reporting invalid JSON and unknown props into `issues`. */

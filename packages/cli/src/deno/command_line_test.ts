@@ -1,0 +1,171 @@
+/**
+ * The argument grammar, help, version, "did you mean" and completions of
+ * `xmd`, as a user meets them: the real command as a subprocess.
+ */
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runXmd } from "./_run-xmd.ts";
+import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
+
+async function folder() {
+  const cwd = await Deno.makeTempDir({ prefix: "xmd-command-line-" });
+  const env = { XMD_WORKFLOW_RUNS: join(cwd, "runs") };
+  return {
+    cwd,
+    env,
+    xmd: (...args: string[]) => runXmd(args, { cwd, env }),
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(cwd, { recursive: true });
+    },
+  };
+}
+
+const DOC = '# Doc\n\n<File path="a.txt">a</File>\n\n```sh exec\necho b > b.txt\n```\n';
+
+Deno.test("WF-50: one grammar: --flag value and --flag=value mean the same for every workflow option", async () => {
+  await using box = await folder();
+  await Deno.writeTextFile(join(box.cwd, "doc.md"), DOC);
+  const started = await box.xmd("workflow", "start", "--id", "spaced", "doc.md");
+  assert.equal(started.code, 0, started.stderr);
+  assert.match(started.stderr, /^workflow run: spaced\n/);
+
+  const spaced = await box.xmd("workflow", "list", "--status", "completed", "--json");
+  const joined = await box.xmd("workflow", "list", "--status=completed", "--json");
+  assert.equal(spaced.code, 0, spaced.stderr);
+  assert.equal(spaced.stdout, joined.stdout);
+  assert.deepEqual(JSON.parse(spaced.stdout).map((run: { id: string }) => run.id), ["spaced"]);
+
+  const atSpaced = await box.xmd("workflow", "export", "spaced", "out1", "--at", "2");
+  const atJoined = await box.xmd("workflow", "export", "--at=2", "spaced", "out2");
+  assert.equal(atSpaced.code, 0, atSpaced.stderr);
+  assert.equal(atJoined.code, 0, atJoined.stderr);
+  assert.deepEqual([...Deno.readDirSync(join(box.cwd, "out1"))].map((e) => e.name), ["a.txt"]);
+  assert.deepEqual([...Deno.readDirSync(join(box.cwd, "out2"))].map((e) => e.name), ["a.txt"]);
+
+  const missing = await box.xmd("workflow", "list", "--status");
+  assert.equal(missing.code, 1);
+  assert.equal(
+    missing.stderr,
+    "xmd: Option --status needs a value: write --status <status>\n",
+  );
+});
+
+Deno.test("WF-50: --version and -V print the packages' version", async () => {
+  await using box = await folder();
+  const config = JSON.parse(
+    await Deno.readTextFile(new URL("../../deno.json", import.meta.url)),
+  ) as { version: string };
+  for (const flag of ["--version", "-V"]) {
+    const shown = await box.xmd(flag);
+    assert.equal(shown.code, 0);
+    assert.equal(shown.stdout, `xmd ${config.version} (deno ${Deno.version.deno})\n`);
+  }
+  for (const name of ["core", "workflow"]) {
+    const other = JSON.parse(
+      await Deno.readTextFile(new URL(`../../../${name}/deno.json`, import.meta.url)),
+    ) as { version: string };
+    assert.equal(other.version, config.version, `@xmd/${name} is published with @xmd/cli`);
+  }
+});
+
+Deno.test("WF-50: each workflow command has its own help: synopsis, summary, options and an example", async () => {
+  await using box = await folder();
+  for (const [name, spec] of Object.entries(WORKFLOW_COMMANDS)) {
+    const shown = await box.xmd("workflow", name, "--help");
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.match(shown.stdout, new RegExp(`^Usage: xmd workflow ${name} `));
+    assert.ok(shown.stdout.includes(spec.summary), name);
+    for (const option of spec.options) assert.ok(shown.stdout.includes(`--${option.name}`));
+    assert.match(shown.stdout, /\nExamples?:\n {2}xmd workflow /);
+  }
+  const short = await box.xmd("workflow", "history", "-h");
+  assert.match(short.stdout, /^Usage: xmd workflow history /);
+});
+
+Deno.test("MDX-70: did you mean, for commands, options, prop options, components and modifiers", async () => {
+  await using box = await folder();
+  await Deno.writeTextFile(
+    join(box.cwd, "props.md"),
+    "---\nprops:\n  name:\n    type: string\n    default: x\n---\n\n{props.name}\n",
+  );
+  const fixtures = fileURLToPath(new URL("../../fixtures/", import.meta.url));
+  const cases: [string[], string][] = [
+    [["wrokflow"], 'xmd: Unknown command "wrokflow" (did you mean "workflow"?): run xmd --help'],
+    [
+      ["workflow", "stauts", "x"],
+      'xmd: Unknown command "stauts" (did you mean "status"?): run xmd workflow --help',
+    ],
+    [
+      ["workflow", "list", "--josn"],
+      'xmd: Unknown option "--josn" for xmd workflow list (did you mean "--json"?): run xmd workflow list --help',
+    ],
+    [
+      ["run", "--jornal=t.jsonl", "props.md"],
+      'xmd: Unknown option "--jornal" (did you mean "--journal"?): run xmd run --help for the options',
+    ],
+    [["run", "props.md", "--props-nmae=y"], "(did you mean --props-name?)"],
+    [["run", join(fixtures, "fail.unknown-component.md")], "(did you mean <File>?)"],
+    [["run", join(fixtures, "fail.unknown-modifier.md")], '(did you mean "silent"?)'],
+  ];
+  for (const [args, expected] of cases) {
+    const refused = await box.xmd(...args);
+    assert.equal(refused.code, 1, args.join(" "));
+    assert.ok(refused.stderr.includes(expected), `${args.join(" ")}: ${refused.stderr}`);
+  }
+  // Nothing close: no guess.
+  const far = await box.xmd("workflow", "list", "--zzzzzz");
+  assert.equal(
+    far.stderr,
+    'xmd: Unknown option "--zzzzzz" for xmd workflow list: run xmd workflow list --help\n',
+  );
+});
+
+Deno.test("WF-51: the bash completion script completes commands, options and run ids", async () => {
+  await using box = await folder();
+  await Deno.writeTextFile(join(box.cwd, "doc.md"), DOC);
+  assert.equal((await box.xmd("workflow", "start", "--id=release-7", "doc.md")).code, 0);
+  const script = await box.xmd("completions", "bash");
+  assert.equal(script.code, 0, script.stderr);
+  // An `xmd` on PATH for the script's run-id lookup: the same command the tests run.
+  const bin = join(box.cwd, "bin");
+  await Deno.mkdir(bin);
+  const main = fileURLToPath(new URL("../../main.ts", import.meta.url));
+  const config = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+  await Deno.writeTextFile(
+    join(bin, "xmd"),
+    `#!/bin/sh\nexec "${Deno.execPath()}" run -A --quiet --config=${config} ${main} "$@"\n`,
+    { mode: 0o755 },
+  );
+  await Deno.writeTextFile(join(box.cwd, "xmd.bash"), script.stdout);
+  const complete = async (...words: string[]) => {
+    const output = await new Deno.Command("bash", {
+      args: [
+        "-c",
+        `source ./xmd.bash; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${
+          words.length - 1
+        }; _xmd; printf '%s\\n' "\${COMPREPLY[@]}"`,
+      ],
+      cwd: box.cwd,
+      env: { ...box.env, PATH: `${bin}:${dirname(Deno.execPath())}:/usr/bin:/bin` },
+    }).output();
+    return new TextDecoder().decode(output.stdout).split("\n").filter(Boolean);
+  };
+  assert.deepEqual(await complete("xmd", "wo"), ["workflow"]);
+  assert.deepEqual(await complete("xmd", "workflow", "hi"), ["history"]);
+  assert.deepEqual(await complete("xmd", "workflow", "list", "--st"), ["--status"]);
+  assert.deepEqual(await complete("xmd", "workflow", "status", "rel"), ["release-7"]);
+  assert.deepEqual(await complete("xmd", "completions", "f"), ["fish"]);
+
+  for (const shell of ["zsh", "fish"]) {
+    const other = await box.xmd("completions", shell);
+    assert.equal(other.code, 0);
+    assert.ok(other.stdout.includes("completions --run-ids"), shell);
+  }
+  const unknown = await box.xmd("completions", "tcsh");
+  assert.equal(unknown.code, 1);
+  assert.equal(
+    unknown.stderr,
+    'xmd: Cannot write completions for "tcsh": use one of bash, zsh, fish\n',
+  );
+});

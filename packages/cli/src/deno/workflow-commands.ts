@@ -1,0 +1,116 @@
+/**
+ * The `xmd workflow` subcommands as declarations: their synopsis, options and
+ * examples, from which both the parser and each command's `--help` are made.
+ *
+ * @module
+ */
+import type { CommandSpec } from "./command-line.ts";
+
+const JSON_OPTION = { name: "json", description: "print JSON instead of a table" } as const;
+const NO_SECRET_DETECTION = {
+  name: "no-secret-detection",
+  description: "turn the secret gate off for this command",
+} as const;
+
+/** Every subcommand, by name. */
+export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
+  start: {
+    command: "xmd workflow start",
+    summary: "Start a workflow run of a document (or address the run --id names).",
+    positionals: ["<document.md[#Section/Sub]>"],
+    options: [
+      { name: "id", value: "<run-id>", description: "the run's id (default: 12 random hex)" },
+      { name: "props", value: "<json>", description: "props as one JSON object" },
+      {
+        name: "props-<name>",
+        value: "<value>",
+        description: "one prop (xmd workflow start doc.md --help lists them)",
+      },
+      NO_SECRET_DETECTION,
+    ],
+    details:
+      "Exit codes: 0 completed, 1 failed or refused, 2 suspended (waiting for an answer),\n3 cancelled, 130 interrupted (resume it).",
+    examples: [
+      "xmd workflow start --id release-1.4.0 --props-release 1.4.0 examples/approval.md",
+    ],
+  },
+  resume: {
+    command: "xmd workflow resume",
+    summary: "Continue a suspended or interrupted run; replay a completed one.",
+    positionals: ["<run-id>"],
+    options: [NO_SECRET_DETECTION],
+    details: "resume runs the sources retained at start; it reads nothing from the working tree.",
+    examples: ["xmd workflow resume release-1.4.0"],
+  },
+  answer: {
+    command: "xmd workflow answer",
+    summary: "Answer a suspended run's question (checked against its schema), to resume later.",
+    positionals: ["<run-id>", "<suspension-id>", "<json>"],
+    options: [NO_SECRET_DETECTION],
+    examples: [`xmd workflow answer release-1.4.0 decision-2 '{"approve":true}'`],
+  },
+  status: {
+    command: "xmd workflow status",
+    summary: "Show a run: its status, frontier and, when suspended, its question.",
+    positionals: ["<run-id>"],
+    options: [JSON_OPTION],
+    examples: ["xmd workflow status release-1.4.0", "xmd workflow status release-1.4.0 --json"],
+  },
+  list: {
+    command: "xmd workflow list",
+    summary: "List every run, newest first.",
+    positionals: [],
+    options: [
+      {
+        name: "status",
+        value: "<status>",
+        description: "only runs in this status (running, suspended, interrupted, …)",
+      },
+      JSON_OPTION,
+    ],
+    examples: ["xmd workflow list", "xmd workflow list --status suspended"],
+  },
+  history: {
+    command: "xmd workflow history",
+    summary: "Show a run and its committed journal, each event with its Workspace root.",
+    positionals: ["<run-id>"],
+    options: [JSON_OPTION],
+    examples: ["xmd workflow history release-1.4.0"],
+  },
+  export: {
+    command: "xmd workflow export",
+    summary: "Write a run's Workspace (now, or after an event) into a new or empty directory.",
+    positionals: ["<run-id>", "<directory>"],
+    options: [
+      { name: "at", value: "<event-id>", description: "the root after this event" },
+      {
+        name: "preserve-modes",
+        description: "keep set-uid, set-gid and sticky bits and ignore the umask",
+      },
+    ],
+    details:
+      "Files keep their permission bits (less set-uid, set-gid and sticky, through your umask),\nsymlinks their targets verbatim, hard links are recreated from the live Workspace; an\nexport that fails leaves nothing behind.",
+    examples: ["xmd workflow export release-1.4.0 ./out", "xmd workflow export rel ./v1 --at 3"],
+  },
+  diff: {
+    command: "xmd workflow diff",
+    summary: "List the paths added (A), removed (D) and changed (M) between two events' roots.",
+    positionals: ["<run-id>", "<event-a>", "<event-b>"],
+    options: [JSON_OPTION],
+    examples: ["xmd workflow diff release-1.4.0 2 6"],
+  },
+  cancel: {
+    command: "xmd workflow cancel",
+    summary: "End a suspended or interrupted run for good.",
+    positionals: ["<run-id>"],
+    options: [],
+    examples: ["xmd workflow cancel release-1.5.0"],
+  },
+  delete: {
+    command: "xmd workflow delete",
+    summary: "Remove a run's files (refused while it runs).",
+    positionals: ["<run-id>"],
+    options: [],
+    examples: ["xmd workflow delete release-1.5.0"],
+  },
+};
