@@ -13,13 +13,14 @@ import { UsageError } from "./usage-error.ts";
 import { runIds, workflowCommand } from "./workflow-command.ts";
 import { unknownCommand } from "./command-line.ts";
 import { completionScript, SHELLS } from "./completions.ts";
+import { type ColourMode, colourMode, paintedStderr, paintsStderr } from "./colour.ts";
 import cliConfig from "../../deno.json" with { type: "json" };
 
 /** The version of the xmd packages (they are published together). */
 const VERSION: string = cliConfig.version;
 
 /** Usage of `xmd`. */
-export const USAGE = `Usage: xmd [--cwd=<dir>] <command> [options]
+export const USAGE = `Usage: xmd [--cwd=<dir>] [--color=<when>] <command> [options]
 
 Commands:
   run <document.md>            run a Markdown document on this machine
@@ -33,6 +34,7 @@ Options:
 
 Options:
   --cwd=<dir>                  run as if started in <dir> (paths and effects resolve there)
+  --color=auto|always|never    colour diagnostics on stderr (auto: a terminal, no NO_COLOR)
 
 Run xmd <command> --help for a command's options.`;
 
@@ -69,10 +71,19 @@ const USER_ERRORS = new Set([
 /** Runs `xmd` with `args` and returns the exit code. */
 export async function main(args: readonly string[], io: CommandIo): Promise<number> {
   try {
-    if (args[0] === "--cwd" || args[0]?.startsWith("--cwd=")) {
+    // Global options come before the command: --cwd=<dir> and --color=<mode>.
+    let mode: ColourMode = "auto";
+    while (args[0]?.startsWith("--cwd") || args[0]?.startsWith("--color")) {
       const [option, ...after] = args;
-      const given = option === "--cwd" ? after.shift() : option.slice("--cwd=".length);
-      return await main(after, await inDirectory(io, given ?? ""));
+      const name = option.startsWith("--cwd") ? "--cwd" : "--color";
+      if (option !== name && !option.startsWith(`${name}=`)) break;
+      const given = (option === name ? after.shift() : option.slice(name.length + 1)) ?? "";
+      if (name === "--cwd") io = await inDirectory(io, given);
+      else mode = colourMode(given);
+      args = after;
+    }
+    if (paintsStderr(mode, io.env, io.stderrIsTerminal === true)) {
+      io = { ...io, stderr: paintedStderr(io.stderr) };
     }
     const [command, ...rest] = args;
     switch (command) {

@@ -20,6 +20,8 @@ export interface CommandIo {
   env: Record<string, string | undefined>;
   /** Whether stdin is a terminal (prompts are possible). */
   interactive: boolean;
+  /** Whether stderr is a terminal (diagnostics may be coloured); false when absent. */
+  stderrIsTerminal?: boolean;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
   /** Resolves a user path against `cwd`. */
@@ -59,6 +61,7 @@ export function processIo(signal: AbortSignal): CommandIo {
     cwd,
     env: Deno.env.toObject(),
     interactive: Deno.stdin.isTerminal(),
+    stderrIsTerminal: Deno.stderr.isTerminal(),
     signal,
     resolve: (path) => isAbsolute(path) ? path : resolve(cwd, path),
   };

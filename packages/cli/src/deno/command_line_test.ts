@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runXmd } from "./_run-xmd.ts";
+import { DENO_DIR, runXmd } from "./_run-xmd.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
 
 async function folder() {
@@ -21,6 +21,7 @@ async function folder() {
   };
 }
 
+const ESC = "\x1b";
 const DOC = '# Doc\n\n<File path="a.txt">a</File>\n\n```sh exec\necho b > b.txt\n```\n';
 
 Deno.test("WF-50: one grammar: --flag value and --flag=value mean the same for every workflow option", async () => {
@@ -168,4 +169,41 @@ Deno.test("WF-51: the bash completion script completes commands, options and run
     unknown.stderr,
     'xmd: Cannot write completions for "tcsh": use one of bash, zsh, fish\n',
   );
+});
+
+Deno.test("WF-52: colour only on a terminal, honouring NO_COLOR and --color; piped output is unchanged", async () => {
+  await using box = await folder();
+  await Deno.writeTextFile(join(box.cwd, "fail.md"), "```sh exec\nexit 3\n```\n");
+  const expected = "xmd: fail.md:1:1: The sh block exited with code 3";
+  const piped = await box.xmd("run", "fail.md");
+  assert.equal(piped.code, 1);
+  assert.ok(piped.stderr.startsWith(expected), piped.stderr);
+  assert.ok(!piped.stderr.includes(ESC), "no escape sequence when piped");
+  const always = await box.xmd("--color=always", "run", "fail.md");
+  assert.ok(always.stderr.startsWith("\x1b[1;31mxmd:\x1b[0m fail.md:1:1: The sh block"));
+  const never = await box.xmd("--color", "never", "run", "fail.md");
+  assert.equal(never.stderr, piped.stderr);
+  const invalid = await box.xmd("--color=sometimes", "run", "fail.md");
+  assert.equal(invalid.stderr, "xmd: Invalid --color=sometimes: use auto, always or never\n");
+
+  // On a real terminal (util-linux `script` gives the command a pty), auto paints unless NO_COLOR.
+  const main = fileURLToPath(new URL("../../main.ts", import.meta.url));
+  const config = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+  const onTerminal = async (env: Record<string, string>) => {
+    const output = await new Deno.Command("script", {
+      args: [
+        "-qfec",
+        `"${Deno.execPath()}" run -A --quiet --config=${config} ${main} run fail.md`,
+        "/dev/null",
+      ],
+      cwd: box.cwd,
+      clearEnv: true,
+      env: { PATH: "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? box.cwd, ...env },
+    }).output();
+    return new TextDecoder().decode(output.stdout);
+  };
+  assert.ok((await onTerminal({ DENO_DIR })).includes(`${ESC}[1;31mxmd:${ESC}[0m fail.md:1:1`));
+  const plain = await onTerminal({ DENO_DIR, NO_COLOR: "1" });
+  assert.match(plain, /xmd: fail\.md:1:1/);
+  assert.ok(!plain.includes(`${ESC}[1;31m`), "NO_COLOR keeps a terminal plain");
 });
