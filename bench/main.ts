@@ -211,6 +211,9 @@ async function runDurableEffect(): Promise<{ rows: PeerRow[]; eventBytes: number
 const STARTUP = {
   workflow: "xmd workflow start --id=<new> doc.md",
   run: "peer: xmd run doc.md",
+  help: "xmd --help",
+  list: "xmd workflow list (10 runs)",
+  status: "xmd workflow status <run>",
   eval: "floor: deno eval '0'",
 } as const;
 
@@ -221,6 +224,9 @@ async function runStartup(): Promise<PeerRow[]> {
     [
       { name: STARTUP.workflow, fn: fixture.workflowStart },
       { name: STARTUP.run, fn: fixture.run },
+      { name: STARTUP.help, fn: fixture.help },
+      { name: STARTUP.list, fn: fixture.list },
+      { name: STARTUP.status, fn: fixture.status },
       { name: STARTUP.eval, fn: fixture.denoEval },
     ],
     STARTUP.eval,

@@ -1,7 +1,8 @@
 /**
  * End-to-end startup: `xmd workflow start` as a real subprocess on a tiny
  * document that completes (prose and a `<Let>`, no effect but the props), with
- * its peers in the same run: `xmd run` on the same document and a bare
+ * its peers in the same run: `xmd run` on the same document, `xmd --help`,
+ * `xmd workflow list` (10 runs) and `xmd workflow status`, and a bare
  * `deno eval '0'` (the runtime floor).
  *
  * Invariant: every timed call is checked to have exited 0 with the rendered
@@ -27,8 +28,14 @@ export const STARTUP_DOCUMENT = [
 
 const EXPECTED = "x is 3.";
 
-/** The three timed subprocesses over one folder. */
+/** The timed subprocesses over one folder. */
 export interface StartupFixture {
+  /** `xmd --help`. */
+  help(): Promise<void>;
+  /** `xmd workflow list` over 10 runs. */
+  list(): Promise<void>;
+  /** `xmd workflow status <run>`. */
+  status(): Promise<void>;
   /** `xmd workflow start --id=<new> doc.md`, a new run database each call. */
   workflowStart(): Promise<void>;
   /** `xmd run doc.md`. */
@@ -66,7 +73,24 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
     }
   };
   const xmd = ["run", "--allow-all", "--quiet", `--config=${CONFIG}`, MAIN];
+  // Ten completed runs for `list` and `status`.
+  for (let index = 0; index < 10; index++) {
+    await spawn(
+      [...xmd, "workflow", "start", `--id=listed-${index}`, "doc.md"],
+      "xmd workflow start",
+      (out) => out.includes("workflow status: completed"),
+    );
+  }
   return {
+    help: () => spawn([...xmd, "--help"], "xmd --help", (out) => out.includes("Usage: xmd")),
+    list: () =>
+      spawn([...xmd, "workflow", "list"], "xmd workflow list", (out) => out.includes("listed-9")),
+    status: () =>
+      spawn(
+        [...xmd, "workflow", "status", "listed-0"],
+        "xmd workflow status",
+        (out) => out.includes("completed"),
+      ),
     workflowStart: () =>
       spawn(
         [...xmd, "workflow", "start", `--id=bench-${Date.now()}-${++runs}`, "doc.md"],
