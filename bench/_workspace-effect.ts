@@ -1,7 +1,8 @@
 /**
  * The live Workspace effect path of a workflow run, for the benchmarks: a run
  * database opened with `openRunDatabase` (WAL, `synchronous=FULL`), a running
- * run, its Workspace, and a journal (secret gate on) whose providers hold one
+ * run, its Workspace, and a journal (secret gate on unless the caller turns it
+ * off; it also checks what each effect writes) whose providers hold one
  * transaction per effect as the executor's `EffectTransactions`
  * (`packages/workflow/src/execution/execute-run.ts`, private to the executor)
  * does: the first provider call of an effect holds the transaction; its Yield
@@ -20,6 +21,7 @@ import {
   type DurableStream,
   type FileSystemProvider,
   Journal,
+  type SecretGate,
   type ShellProvider,
 } from "@xmd/core";
 import {
@@ -49,20 +51,26 @@ export interface EffectRun extends Disposable {
   verify(): void;
 }
 
-/** Opens a new run database at `path` (in the folder under test) with a running run. */
-export async function openEffectRun(path: string): Promise<EffectRun> {
+/**
+ * Opens a new run database at `path` (in the folder under test) with a
+ * running run; `gate` (default: on) checks its events and what its effects
+ * write into the Workspace.
+ */
+export async function openEffectRun(
+  path: string,
+  gate: SecretGate = createSecretGate(),
+): Promise<EffectRun> {
   const { seam, store, execution } = await openBenchRun(path);
-  const effects = new EffectTransactions(store, nativeSha256Hex);
+  const effects = new EffectTransactions(store, gate, nativeSha256Hex);
   let appended = 0;
   const stream: DurableStream = {
     readAll: () => Promise.resolve(store.events().map((entry) => entry.event)),
-    append: (event) => {
-      effects.append(execution, event);
+    append: async (event) => {
+      await effects.append(execution, event);
       appended++;
-      return Promise.resolve();
     },
   };
-  const journal = await Journal.open(stream, createSecretGate());
+  const journal = await Journal.open(stream, gate);
   const workspace = new Workspace(seam, { sha256: nativeSha256Hex });
   const inner = new WorkspaceFileSystem(workspace);
   return {

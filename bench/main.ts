@@ -41,6 +41,7 @@ import {
 import { runStepPeers, type StepPeerRow, STEPS } from "./peers.ts";
 import { STEP_BYTES } from "./workflow-steps.ts";
 import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
+import { BLOCK_FILES, runWorkspaceGate, workspaceGateTable } from "./workspace-gate.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
 const LARGEST = SIZES[SIZES.length - 1];
@@ -356,6 +357,12 @@ async function runThroughput(): Promise<{ rows: ThroughputRow[]; bytes: number }
   return { rows, bytes: fixture.bytes };
 }
 
+if (Deno.args[0] === "workspace-gate") {
+  // `deno task bench workspace-gate`: only the secret gate on Workspace writes, printed, not saved.
+  console.log(workspaceGateTable(await runWorkspaceGate()));
+  Deno.exit(0);
+}
+
 const started = performance.now();
 console.error("xmd bench: durable effect vs bare SQLite commit");
 const effect = await runDurableEffect();
@@ -371,6 +378,8 @@ console.error("xmd bench: Worker Shell effect, warm");
 const shell = await runWorkerShell();
 console.error("xmd bench: Workspace throughput");
 const throughput = await runThroughput();
+console.error("xmd bench: the secret gate on Workspace writes, on vs off");
+const workspaceGate = await runWorkspaceGate();
 console.error(`xmd bench: peers, a workflow of ${STEPS} durable steps`);
 const peers = await runPeers();
 const effectRow = (name: string) => effect.rows.find((row) => row.name === name)!;
@@ -683,6 +692,15 @@ const markdown = [
   "",
   throughputTable,
   "",
+  "Secret gate on Workspace writes (`bench/workspace-gate.ts`): the same effect path, on a run with the",
+  "gate on and one with it off (`--no-secret-detection`), interleaved; each call writes bytes and names",
+  `no earlier call wrote. The block's ${
+    fixed(BLOCK_FILES, 0)
+  } file writes are served in the held transaction as Worker Shell's host`,
+  "serves them, without the Worker.",
+  "",
+  workspaceGateTable(workspaceGate),
+  "",
   `Peers: one new workflow of ${STEPS} sequential durable steps, each producing ${
     fixed(STEP_BYTES, 0)
   } bytes, timed from`,
@@ -723,6 +741,7 @@ await Deno.writeTextFile(
         fileEffect: { bytes: EFFECT_BYTES, rows: fileEffect },
         workerShell: { script: SCRIPT, requests: shell.requests, rows: shell.rows },
         throughput: { bytes: throughput.bytes, rows: throughput.rows },
+        secretGate: { blockFiles: BLOCK_FILES, rows: workspaceGate },
       },
       peers: { steps: STEPS, stepBytes: STEP_BYTES, rows: peers },
       ratios: {
@@ -762,6 +781,7 @@ console.log(
     fileEffectTable,
     shellTable,
     throughputTable,
+    workspaceGateTable(workspaceGate),
     peersTable,
   ]
     .concat(summaryTable).map((text) => `\n${text}`).join("\n"),

@@ -401,16 +401,27 @@ async function execute(
     // An error the journal must not record (a secret, a divergence, storage) settles the run
     // before it propagates; say how it ended, as for any other ending. A refusal leaves the
     // run as it was and prints no status.
-    if (id !== undefined) {
-      const status = await host.inspect(id).then(({ record }) => record.status, () => undefined);
-      if (status === "failed" || status === "interrupted") {
-        io.stderr(`workflow status: ${status}\n`);
-      }
-      if (status === "interrupted" && error instanceof ShellLostError) {
-        // The environment stopped the block, not the document: the run resumes.
-        io.stderr(`xmd: ${error.message}\nContinue the run with: xmd workflow resume ${id}\n`);
-        return EXIT.interrupted;
-      }
+    if (id === undefined) throw error;
+    const record = await host.inspect(id).then(({ record }) => record, () => undefined);
+    if (record?.status === "failed" || record?.status === "interrupted") {
+      io.stderr(`workflow status: ${record.status}\n`);
+    }
+    if (record?.status === "interrupted" && error instanceof ShellLostError) {
+      // The environment stopped the block, not the document: the run resumes.
+      io.stderr(`xmd: ${error.message}\nContinue the run with: xmd workflow resume ${id}\n`);
+      return EXIT.interrupted;
+    }
+    if (
+      record?.status === "interrupted" && error instanceof Error &&
+      (error.name === "SecretDetectedError" || error.name === "SecretScanError")
+    ) {
+      io.stderr(
+        `xmd: ${error.message}\n` +
+          `Run ${id} stopped before that effect was kept (nothing of it was written). ` +
+          `Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, ` +
+          `or cancel it with xmd workflow cancel ${id}\n`,
+      );
+      return 1;
     }
     throw error;
   }

@@ -39,7 +39,7 @@ export function describeStop(reason: StopReason | null): string {
     case "divergence":
       return "its journal no longer matches its definition";
     case "secret_detected":
-      return "an event was refused by the secret gate";
+      return "the secret gate refused what an effect produced; nothing of it was kept";
     case "storage_failure":
       return "its storage failed";
   }

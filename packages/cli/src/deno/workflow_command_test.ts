@@ -712,39 +712,59 @@ Deno.test("the secret gate refuses an answer holding a token; --no-secret-detect
   assert.equal(resumed.code, 0);
 });
 
-Deno.test("a secret reaching the journal mid-run fails the run with its status, and resume explains why", async () => {
-  const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+Deno.test("WF-34: a secret reaching an event mid-run interrupts the run with nothing of the effect kept; resume needs --no-secret-detection", async () => {
   const box = await sandbox({
-    "doc.md": "---\nprops:\n  q:\n    type: string\n---\n\nIntro.\n\n" +
-      '<Elicit as="a" schema={{ type: "boolean" }}>Use {props.q}?</Elicit>\n',
+    "doc.md": "Intro.\n\n" +
+      '<Elicit as="a" schema={{ type: "boolean" }}>Go?</Elicit>\n\n' +
+      '```sh exec as="out"\nt="ghp_"\necho "${t}aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"\n```\n\n' +
+      "Printed {out.stdout.length} characters.\n",
   });
-  const started = await box.xmd("start", "--id=q", `--props-q=${token}`, "doc.md");
-  assert.equal(started.stdout, "Intro.\n");
-  assert.equal(
-    started.stderr,
-    "workflow run: q\nworkflow status: failed\n" +
-      'xmd: Cannot persist journal event "Elicit doc.md:9:1": it contains what looks like a secret ' +
-      "(rule github-token). Remove the secret from the document or its inputs, or pass " +
-      "--no-secret-detection to turn the check off for one command.\n",
-  );
-  assert.equal(started.code, 1);
-  const before = await snapshot(box, "q");
-  assert.ok(!before.history.includes(token.slice(4)), "the secret reached the journal");
-  assert.deepEqual(JSON.parse(before.history).stopReason, {
-    kind: "host",
-    code: "secret_detected",
-  });
-
+  assert.equal((await box.xmd("start", "--id=q", "doc.md")).code, 2);
+  assert.equal((await box.xmd("answer", "q", "a-2", "true")).code, 0);
   const resumed = await box.xmd("resume", "q");
-  assert.equal(resumed.stdout, "");
+  assert.equal(resumed.stdout, "Intro.\n");
   assert.equal(
     resumed.stderr,
-    "workflow run: q\nworkflow status: failed\n" +
-      "xmd: run q failed: an event was refused by the secret gate\n" +
-      "Run q cannot be resumed: start a new run to try again\n",
+    "workflow run: q\nworkflow status: interrupted\n" +
+      'xmd: Cannot persist journal event "exec doc.md:5:1": it contains what looks like a secret ' +
+      "(rule github-token). Remove the secret from the document or its inputs, or pass " +
+      "--no-secret-detection to turn the check off for one command.\n" +
+      "Run q stopped before that effect was kept (nothing of it was written). Resume it with " +
+      "xmd workflow resume --no-secret-detection q to keep what it produces, or cancel it with " +
+      "xmd workflow cancel q\n",
   );
   assert.equal(resumed.code, 1);
+  const before = await snapshot(box, "q");
+  assert.ok(
+    !before.history.includes("aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A"),
+    "the secret reached the journal",
+  );
+  const stopped = JSON.parse(before.history);
+  assert.equal(stopped.status, "interrupted");
+  assert.deepEqual(stopped.stopReason, { kind: "host", code: "secret_detected" });
+  assert.deepEqual(
+    stopped.events.map((event: { description?: { type: string } }) => event.description?.type),
+    ["props", "suspension_request", "suspension_answer"],
+  );
+
+  const gated = await box.xmd("resume", "q");
+  assertRefused(
+    gated,
+    'Cannot resume run "q" with the secret gate on: it stopped because the gate refused what an ' +
+      "effect produced, and that effect would run again the same way. Nothing of it was kept. " +
+      "Resume it with xmd workflow resume --no-secret-detection q to keep what it produces, or " +
+      "cancel it with xmd workflow cancel q",
+  );
   await assertUnchanged(box, "q", before);
+
+  const kept = await box.xmd("resume", "--no-secret-detection", "q");
+  assert.equal(kept.stdout, "Intro.\n\nPrinted 41 characters.\n");
+  assert.equal(
+    kept.stderr,
+    "xmd: warning: secret detection is off for this command\n" +
+      "workflow run: q\nworkflow status: completed\n",
+  );
+  assert.equal(kept.code, 0);
 });
 
 Deno.test("documents a workflow run cannot host, and malformed ones, are refused before any run exists", async () => {

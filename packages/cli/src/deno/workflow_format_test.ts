@@ -84,7 +84,7 @@ Deno.test("describeStop names every stop reason in words, never as a bare code",
     crashed: "its executor stopped unexpectedly",
     cancelled: "cancelled by xmd workflow cancel",
     divergence: "its journal no longer matches its definition",
-    secret_detected: "an event was refused by the secret gate",
+    secret_detected: "the secret gate refused what an effect produced; nothing of it was kept",
     storage_failure: "its storage failed",
   } as const;
   for (const [code, text] of Object.entries(words)) {

@@ -5,7 +5,12 @@
  *
  * @module
  */
-export { createSecretGate, disabledSecretGate, type SecretGate } from "./secret-gate.ts";
+export {
+  createSecretGate,
+  disabledSecretGate,
+  type SecretGate,
+  type SecretWhere,
+} from "./secret-gate.ts";
 export {
   SecretDetectedError,
   SecretScanError,

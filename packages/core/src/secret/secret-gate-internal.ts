@@ -10,24 +10,37 @@
 import { SecretDetectedError, SecretScanError } from "./secret-detected-error.ts";
 import type { SecretGate } from "./secret-gate.ts";
 
+/** A secret found in a text: the rule that fired and where the match starts (UTF-16 index). */
+export interface SecretFinding {
+  /** The rule's kebab-case id. */
+  readonly ruleId: string;
+  /** The index in the scanned text where the match starts. */
+  readonly offset: number;
+}
+
 /**
- * Scans `text` and resolves to the rule id of its first secret, or `undefined`
- * when it holds none. It must not put the text in anything it throws: the gate
- * keeps only the thrown error's name anyway.
+ * Scans `text` and resolves to its first secret, or `undefined` when it holds
+ * none. It must not put the text in anything it throws: the gate keeps only
+ * the thrown error's name anyway.
  */
-export type SecretScan = (text: string) => Promise<string | undefined>;
+export type SecretScan = (text: string) => Promise<SecretFinding | undefined>;
 
 /** A gate that refuses on whatever `scan` finds and on any failure of `scan`. */
 export function createSecretGateFromScan(scan: SecretScan): SecretGate {
   return {
     async check(text, where) {
-      let ruleId: string | undefined;
+      let finding: SecretFinding | undefined;
       try {
-        ruleId = await scan(text);
+        finding = await scan(text);
       } catch (thrown) {
-        throw new SecretScanError(where, thrown);
+        throw new SecretScanError(typeof where === "string" ? where : where(undefined), thrown);
       }
-      if (ruleId !== undefined) throw new SecretDetectedError(where, ruleId);
+      if (finding !== undefined) {
+        throw new SecretDetectedError(
+          typeof where === "string" ? where : where(finding.offset),
+          finding.ruleId,
+        );
+      }
     },
   };
 }

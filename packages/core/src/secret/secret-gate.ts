@@ -9,6 +9,13 @@
 import { createSecretGateFromScan } from "./secret-gate-internal.ts";
 import { createSecretlintScan } from "./secretlint-scan.ts";
 
+/**
+ * Labels what is being persisted, given where in the text the secret starts
+ * (a UTF-16 index; `undefined` when the scan failed), for callers that can
+ * name a position (`source doc.md:3:7`).
+ */
+export type SecretWhere = (offset: number | undefined) => string;
+
 /** Decides whether a text may be persisted. */
 export interface SecretGate {
   /**
@@ -16,7 +23,12 @@ export interface SecretGate {
    * or `SecretScanError`. `where` labels what is being persisted in the error
    * message (`journal event "File doc.md:3:1"`) and must not hold the text.
    */
-  check(text: string, where: string): Promise<void>;
+  check(text: string, where: string | SecretWhere): Promise<void>;
+  /**
+   * True when the gate accepts everything (`--no-secret-detection`), so a
+   * caller may skip gathering texts it would only pass to `check`.
+   */
+  readonly off?: boolean;
 }
 
 /**
@@ -50,4 +62,5 @@ export function createSecretGate(): SecretGate {
  */
 export const disabledSecretGate: SecretGate = Object.freeze({
   check: () => Promise.resolve(),
+  off: true,
 });

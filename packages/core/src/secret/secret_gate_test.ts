@@ -223,7 +223,9 @@ Deno.test("a failing scanner refuses with SecretScanError that does not echo it"
 });
 
 Deno.test("the internal gate refuses with the rule its scan reports", async () => {
-  const finding = createSecretGateFromScan(() => Promise.resolve("github-token"));
+  const finding = createSecretGateFromScan(() =>
+    Promise.resolve({ ruleId: "github-token", offset: 0 })
+  );
   await assert.rejects(finding.check("x", WHERE), SecretDetectedError);
   const clean = createSecretGateFromScan(() => Promise.resolve(undefined));
   await clean.check("x", WHERE);
@@ -250,4 +252,23 @@ Deno.test("long runs of backslashes and quotes scan in bounded time", async () =
   await gate.check('\\"'.repeat(50_000), WHERE);
   await gate.check("a=".repeat(50_000), WHERE);
   assert.ok(performance.now() - started < 2_000);
+});
+
+Deno.test("JRN-22: a where function learns the offset of the finding, or undefined when the scan failed", async () => {
+  const text = `line one\nuse ${GITHUB_TOKEN} here`;
+  const offsets: (number | undefined)[] = [];
+  const error = await gate.check(text, (offset) => {
+    offsets.push(offset);
+    return `source doc.md at ${offset}`;
+  }).then(() => assert.fail("expected a refusal"), (error: unknown) => error);
+  assert.ok(error instanceof SecretDetectedError);
+  assert.deepEqual(offsets, [text.indexOf(GITHUB_TOKEN)]);
+  assert.equal(error.where, `source doc.md at ${text.indexOf(GITHUB_TOKEN)}`);
+  const failing = createSecretGateFromScan(() => Promise.reject(new TypeError("boom")));
+  await assert.rejects(
+    failing.check(text, (offset) => `at ${offset}`),
+    (error: unknown) => error instanceof SecretScanError && error.where === "at undefined",
+  );
+  assert.equal(gate.off, undefined);
+  assert.equal(disabledSecretGate.off, true);
 });

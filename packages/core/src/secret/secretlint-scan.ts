@@ -2,8 +2,8 @@
  * The secretlint scan behind {@linkcode createSecretGate}: the recommended
  * preset plus this folder's bearer-token and credential-field rules, set up
  * once and run on each text. It reports a finding only as a rule id derived
- * from secretlint's message id: the matched value and the rule's message
- * (which quotes it) are dropped here.
+ * from secretlint's message id and the index where it starts: the matched
+ * value and the rule's message (which quotes it) are dropped here.
  *
  * @module
  */
@@ -22,7 +22,9 @@ export function createSecretlintScan(): SecretScan {
       options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
     });
     const first = result.messages[0];
-    return first === undefined ? undefined : ruleIdOf(first.messageId);
+    return first === undefined
+      ? undefined
+      : { ruleId: ruleIdOf(first.messageId), offset: first.range[0] };
   };
 }
 

@@ -31,7 +31,7 @@ export const HOST_STOP_CODES = [
   "crashed", // the executor died; found stale by the next one
   "cancelled", // `xmd workflow cancel`
   "divergence", // the retained definition no longer matches the journal
-  "secret_detected", // an event was refused by the secret gate
+  "secret_detected", // the secret gate refused what an effect produced (run interrupted)
   "storage_failure", // an append or a transition failed
 ] as const;
 

@@ -54,6 +54,7 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
+import { gateStart } from "../execution/start-gate.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
 import { checkCancellable, RunStore } from "../store/run-store.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
@@ -123,6 +124,13 @@ export class LocalWorkflowHost implements WorkflowHost {
     // A library caller gets the same refusal as the CLI: a block no Worker
     // Shell can run is refused before anything exists.
     checkWorkflowSupport(request.program);
+    // Before anything is created: a refused start leaves no file, or an existing run as it was.
+    await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
+      id,
+      program: request.program,
+      target: request.target,
+      props: request.props,
+    });
     // A process that may not start the interpreter is refused before a run
     // exists, rather than leaving one stopped at its first block.
     const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
@@ -152,6 +160,7 @@ export class LocalWorkflowHost implements WorkflowHost {
             `Cannot start run "${id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
           );
         }
+        refuseSecretStop(store, io);
         return true;
       });
     }
@@ -186,6 +195,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     using lock = await this.#lock(path, id);
+    await this.#read(path, id, (store) => refuseSecretStop(store, io), { recover: true });
     io.onRun(id);
     return await this.#continue(path, id, io, lock);
   }
@@ -509,6 +519,23 @@ export class LocalWorkflowHost implements WorkflowHost {
       throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
     }
     return opened.seam;
+  }
+}
+
+/**
+ * Refuses, unchanged, to continue a run the secret gate stopped unless the gate
+ * is off: its retained document and inputs would produce the refused secret
+ * again, so running it only to be refused would add an execution and nothing else.
+ */
+function refuseSecretStop(store: RunStore, io: ExecutionIo): void {
+  const { id, status, stopReason } = store.record();
+  if (
+    status === "interrupted" && stopReason?.kind === "host" &&
+    stopReason.code === "secret_detected" && io.secretDetection !== false
+  ) {
+    throw new RunStateError(
+      `Cannot resume run "${id}" with the secret gate on: it stopped because the gate refused what an effect produced, and that effect would run again the same way. Nothing of it was kept. Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, or cancel it with xmd workflow cancel ${id}`,
+    );
   }
 }
 

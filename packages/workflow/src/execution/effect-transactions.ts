@@ -1,40 +1,53 @@
 /**
  * Atomic Workspace effects: one live Workspace effect is one transaction,
  * held open from its first filesystem or shell call until its journal event
- * is appended with the new root.
+ * is appended with the new root. What the effect wrote into the Workspace
+ * passes the secret gate before that commit; a refusal rolls the whole
+ * transaction back.
  *
  * @module
  */
 import {
   type FileSystemProvider,
   type JournalEvent,
+  type SecretGate,
   sha256Hex,
   type ShellProvider,
 } from "@xmd/core";
 import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
+import { gateWrites } from "./gate-writes.ts";
 import { publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
+import { startNoting, takeWrites } from "../workspace/workspace-writes.ts";
 
 /**
  * One live Workspace effect = one transaction: the first filesystem or shell
  * call of an effect holds a transaction open; the effect's journal event then
  * publishes the new root (or, for a refusal, failure or cancellation, discards
- * the effect's changes first), is appended, and commits with it.
+ * the effect's changes first), is appended, and commits with it. The
+ * effect's new chunks, names and symlink targets pass `gate` first.
  */
 export class EffectTransactions {
   readonly #store: RunStore;
   readonly #sha256: Sha256;
+  readonly #gate: SecretGate;
   #held: HeldTransaction | undefined;
 
-  /** Effects over `store`'s run database, publishing roots with `sha256` (see `publishRoot`). */
-  constructor(store: RunStore, sha256: Sha256 = sha256Hex) {
+  /**
+   * Effects over `store`'s run database, publishing roots with `sha256` (see
+   * `publishRoot`) and passing what each writes into the Workspace through `gate`.
+   */
+  constructor(store: RunStore, gate: SecretGate, sha256: Sha256 = sha256Hex) {
     this.#store = store;
+    this.#gate = gate;
     this.#sha256 = sha256;
   }
 
   #begin(): void {
-    this.#held ??= this.#store.sql.hold?.("workspace-effect");
+    if (this.#held) return;
+    this.#held = this.#store.sql.hold?.("workspace-effect");
+    if (this.#held) startNoting(this.#store.sql);
   }
 
   /** `inner`, with each call joining (or opening) the current effect's transaction. */
@@ -51,16 +64,24 @@ export class EffectTransactions {
     return { run: (request) => (this.#begin(), inner.run(request)) };
   }
 
-  /** Appends `event`, inside the held effect transaction when there is one. */
-  append(execution: number, event: JournalEvent): void {
+  /**
+   * Appends `event`, inside the held effect transaction when there is one,
+   * after what the effect wrote into the Workspace passed the gate (a
+   * refusal rolls the effect back and appends nothing).
+   */
+  async append(execution: number, event: JournalEvent): Promise<void> {
     const held = this.#held;
     this.#held = undefined;
     if (!held) {
       this.#store.append(execution, event);
       return;
     }
+    const writes = takeWrites(this.#store.sql);
     try {
       if (discardsChanges(event)) held.discard();
+      else if (writes && event.type === "yield") {
+        await gateWrites(this.#store.sql, writes, this.#gate, event.description.name);
+      }
       this.#store.append(execution, event, publishRoot(this.#store.sql, this.#sha256));
       held.commit();
     } catch (error) {
@@ -72,6 +93,7 @@ export class EffectTransactions {
 
   /** Drops a held effect whose event was never appended (a secret, a storage failure). */
   rollback(): void {
+    takeWrites(this.#store.sql);
     this.#held?.rollback();
     this.#held = undefined;
   }

@@ -8,10 +8,15 @@
  * - A completed journal is replayed with no provider attached and appends
  *   nothing; under an execution (its last executor died before settling) only
  *   the settlement its outcome implies is committed.
- * - An error that must not be journaled (divergence, a secret, storage) ends
- *   the execution as `failed` with a host stop code, then is rethrown; a
- *   shell that died under its block (`ShellLostError`) ends it `interrupted`
- *   (stop code `crashed`), to resume.
+ * - An error that must not be journaled (divergence, storage) ends the
+ *   execution as `failed` with a host stop code, then is rethrown; a shell
+ *   that died under its block (`ShellLostError`) ends it `interrupted` (stop
+ *   code `crashed`), to resume.
+ * - A refusal of the secret gate (in an event, or in what an effect wrote
+ *   into the Workspace) keeps nothing of that effect and ends the execution
+ *   as `interrupted` with stop code `secret_detected`, then is rethrown: the
+ *   run lost nothing and can go on, once its caller accepts what the effect
+ *   produces (`--no-secret-detection`).
  *
  * @module
  */
@@ -26,7 +31,9 @@ import {
   type Providers,
   type RunOutcome,
   runProgram,
+  SecretDetectedError,
   type SecretGate,
+  SecretScanError,
   type ShellProvider,
 } from "@xmd/core";
 import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
@@ -86,7 +93,7 @@ export async function loadRetainedProgram(store: RunStore): Promise<Program> {
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
   const { store, execution } = options;
   const program = await loadRetainedProgram(store);
-  const effects = new EffectTransactions(store, options.sha256);
+  const effects = new EffectTransactions(store, options.gate, options.sha256);
   const stream = new RunJournalStream(store, execution, effects);
   const journal = await Journal.open(stream, options.gate);
   const replayOnly = execution === null;
@@ -158,20 +165,25 @@ function settleAfterFailure(store: RunStore, execution: number, error: unknown):
     }
     return;
   }
-  const code: HostStopCode = error instanceof DivergenceError
-    ? "divergence"
-    : error instanceof Error && error.name === "SecretDetectedError"
+  const refused = isSecretRefusal(error);
+  const code: HostStopCode = refused
     ? "secret_detected"
+    : error instanceof DivergenceError
+    ? "divergence"
     : "storage_failure";
   try {
-    store.settle(execution, "failed", { kind: "host", code });
+    store.settle(execution, refused ? "interrupted" : "failed", { kind: "host", code });
   } catch {
     // The store itself failed (or this executor lost the run): the next
     // executor finds the run `running` and recovers it as interrupted.
   }
 }
 
-/** The store's event table as the journal's durable stream, written under one execution. */
+/** Whether `error` is the secret gate's refusal (a finding, or a scan that failed: it fails closed). */
+export function isSecretRefusal(error: unknown): boolean {
+  return error instanceof SecretDetectedError || error instanceof SecretScanError;
+}
+
 /** The store's event table as the journal's durable stream, written under one execution. */
 class RunJournalStream implements DurableStream {
   readonly #store: RunStore;
@@ -192,8 +204,7 @@ class RunJournalStream implements DurableStream {
     if (this.#execution === null) {
       return Promise.reject(new Error("A replay appends nothing; this is a bug in xmd"));
     }
-    this.#effects.append(this.#execution, event);
-    return Promise.resolve();
+    return this.#effects.append(this.#execution, event);
   }
 }
 

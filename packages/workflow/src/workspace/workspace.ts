@@ -18,6 +18,9 @@
  *   (ENAMETOOLONG), so no path names an entry deeper than about 2,048 levels.
  *   Only `rename` can move a tree below that; every walk of a tree is
  *   iterative, so any depth stays readable.
+ * - Every chunk inserted, content set, name created and symlink target
+ *   stored is noted (`workspace-writes.ts`), so a live effect's new bytes
+ *   and names pass the secret gate before it commits.
  *
  * @module
  */
@@ -32,6 +35,7 @@ import {
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { noteChange } from "./publication-memory.ts";
+import { noteChunk, noteContent, noteName, noteTarget } from "./workspace-writes.ts";
 import type { Sha256 } from "./root-format.ts";
 import { CHUNK_SIZE, WORKSPACE_INDEXES, WORKSPACE_TABLES } from "./workspace-tables.ts";
 
@@ -161,12 +165,12 @@ export class Workspace {
     if (located.ino !== null) {
       const inode = this.#inode(located.ino);
       if (inode.kind === "dir") throw fsError("EISDIR", path, "write", "it is a directory");
-      this.#setContent(located.ino, data);
+      this.#setContent(located.ino, data, located.canonical);
       return;
     }
     const parent = this.#parentDir(located, path, "write");
     const ino = this.#newInode("file", options.mode ?? 0o644, null);
-    this.#setContent(ino, data);
+    this.#setContent(ino, data, located.canonical);
     this.#link(parent, located.name, ino);
   }
 
@@ -273,6 +277,7 @@ export class Workspace {
     if (located.ino !== null) throw fsError("EEXIST", path, "link", "it already exists");
     const parent = this.#parentDir(located, path, "link");
     const ino = this.#newInode("symlink", 0o777, target);
+    noteTarget(this.#sql, ino, target);
     this.#link(parent, located.name, ino);
   }
 
@@ -414,14 +419,20 @@ export class Workspace {
     return ino;
   }
 
-  #setContent(ino: number, data: Uint8Array): void {
+  #setContent(ino: number, data: Uint8Array, path: string): void {
     const hashes: string[] = [];
     for (let offset = 0; offset < data.length; offset += CHUNK_SIZE) {
       const chunk = data.subarray(offset, Math.min(offset + CHUNK_SIZE, data.length));
       const hash = this.#sha256(chunk);
-      this.#sql.exec("INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?)", hash, chunk);
+      const inserted = this.#sql.exec(
+        "INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?) RETURNING hash",
+        hash,
+        chunk,
+      );
+      if (inserted.length > 0) noteChunk(this.#sql, hash);
       hashes.push(hash);
     }
+    noteContent(this.#sql, path, hashes);
     this.#sql.exec(
       "UPDATE ws_inode SET size = ?, chunks = ?, hash = NULL WHERE ino = ?",
       data.length,
@@ -436,6 +447,7 @@ export class Workspace {
       throw fsError("EINVAL", name, "create", "the name is not a valid file name");
     }
     this.#sql.exec("INSERT INTO ws_dirent (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
+    noteName(this.#sql, parent, name);
     this.#changed(parent, name);
   }
 

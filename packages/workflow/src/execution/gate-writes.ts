@@ -1,0 +1,173 @@
+/**
+ * The secret gate on what a live effect wrote into the Workspace: every name
+ * it created, every symlink target it stored and every chunk it inserted
+ * pass the gate before the effect's transaction commits. A `file.write`
+ * event carries only a digest, and a shell block's writes are in no event,
+ * so the journal's own gate never sees them.
+ *
+ * Invariants:
+ * - Each new chunk is scanned once, with the last `OVERLAP` bytes of the
+ *   chunk before it and the first `OVERLAP` bytes of the chunk after it in
+ *   the file written, so a secret across a 1 MiB chunk boundary is still
+ *   found; a boundary between two chunks already stored is scanned on its
+ *   own. Chunks already stored were gated when they were first written
+ *   (content addressing) and are not scanned again.
+ * - Only what still exists is scanned (a rolled-back savepoint's writes
+ *   are gone and cannot be persisted).
+ * - Names are scanned before contents, and a path is named in a refusal
+ *   only after it passed the gate itself: a refusal never echoes a secret.
+ * - Small texts are scanned together, one per line, in batches of at most
+ *   `BATCH` characters (a scan's fixed cost dominates a short text); only
+ *   when a batch is refused is each of its texts scanned alone, so a
+ *   refusal names the one that holds the secret and a match across two
+ *   texts refuses nothing. A text a rule reads as a whole (a JSON object:
+ *   secretlint's GCP service-account rule parses the whole text) is never
+ *   batched.
+ *
+ * @module
+ */
+import { SecretDetectedError, type SecretGate } from "@xmd/core";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import type { WorkspaceWrites } from "../workspace/workspace-writes.ts";
+
+/** Bytes of each neighbouring chunk scanned with a chunk: longer than any secret the rules find. */
+export const OVERLAP = 16 * 1024;
+/** Characters of small texts scanned in one call. */
+const BATCH = 256 * 1024;
+/** Texts at least this long are scanned alone. */
+const ALONE = 16 * 1024;
+
+const decoder = new TextDecoder();
+
+/**
+ * Rejects with `SecretDetectedError` (or `SecretScanError`) when what
+ * `writes` noted holds a secret; `effect` is the effect's name
+ * (`File doc.md:3:1`).
+ */
+export async function gateWrites(
+  sql: SqlSeam,
+  writes: WorkspaceWrites,
+  gate: SecretGate,
+  effect: string,
+): Promise<void> {
+  if (gate.off) return;
+  const batch = new Batch(gate, `what "${effect}" wrote into the Workspace`);
+  const names = new Set<string>();
+  for (const { parent, name } of writes.names) {
+    if (names.has(name)) continue;
+    names.add(name);
+    if (sql.exec("SELECT 1 FROM ws_dirent WHERE parent = ? AND name = ?", parent, name).length) {
+      await batch.add(
+        name,
+        (text) => gate.check(text, `a name created in the Workspace by "${effect}"`),
+      );
+    }
+  }
+  for (const { ino, target } of writes.targets) {
+    if (sql.exec("SELECT 1 FROM ws_inode WHERE ino = ? AND target = ?", ino, target).length) {
+      await batch.add(
+        target,
+        (text) => gate.check(text, `a symlink target stored in the Workspace by "${effect}"`),
+      );
+    }
+  }
+  await batch.flush();
+  const scanned = new Set<string>();
+  for (const { path, chunks } of writes.contents) {
+    for (let i = 0; i < chunks.length; i++) {
+      const [before, hash, after] = [chunks[i - 1], chunks[i], chunks[i + 1]];
+      const fresh = writes.chunks.has(hash);
+      // A new chunk with its neighbours' edges, or the boundary between two stored chunks.
+      const key = fresh ? `${before}|${hash}|${after}` : `${before}|${hash}`;
+      if ((!fresh && (before === undefined || writes.chunks.has(before))) || scanned.has(key)) {
+        continue;
+      }
+      scanned.add(key);
+      const data = chunk(sql, hash);
+      if (data === undefined) continue;
+      const head = fresh ? data : data.subarray(0, OVERLAP);
+      const text = decoder.decode(concat(
+        before === undefined ? undefined : chunk(sql, before)?.subarray(-OVERLAP),
+        head,
+        fresh && after !== undefined ? chunk(sql, after)?.subarray(0, OVERLAP) : undefined,
+      ));
+      await batch.add(text, (alone) => checkContent(gate, alone, path, effect));
+    }
+  }
+  await batch.flush();
+}
+
+/** Small texts scanned together; each alone only when their batch is refused. */
+class Batch {
+  readonly #gate: SecretGate;
+  readonly #where: string;
+  #texts: string[] = [];
+  #checks: ((text: string) => Promise<void>)[] = [];
+  #size = 0;
+
+  constructor(gate: SecretGate, where: string) {
+    this.#gate = gate;
+    this.#where = where;
+  }
+
+  /** Scans `text` now or with its batch; `check` scans it alone, refusing with its own label. */
+  async add(text: string, check: (text: string) => Promise<void>): Promise<void> {
+    if (text.length >= ALONE || text.trimStart().startsWith("{")) return await check(text);
+    if (this.#size + text.length > BATCH) await this.flush();
+    this.#texts.push(text);
+    this.#checks.push(check);
+    this.#size += text.length + 1;
+  }
+
+  /** Scans the batch. */
+  async flush(): Promise<void> {
+    const [texts, checks] = [this.#texts, this.#checks];
+    [this.#texts, this.#checks, this.#size] = [[], [], 0];
+    if (texts.length === 0) return;
+    try {
+      await this.#gate.check(texts.join("\n"), this.#where);
+    } catch (error) {
+      if (!(error instanceof SecretDetectedError)) throw error;
+      // Which one: scanned alone, the first that holds a secret refuses with its own label.
+      for (let i = 0; i < texts.length; i++) await checks[i](texts[i]);
+    }
+  }
+}
+
+async function checkContent(
+  gate: SecretGate,
+  text: string,
+  path: string,
+  effect: string,
+): Promise<void> {
+  try {
+    await gate.check(text, `what "${effect}" wrote into the Workspace`);
+  } catch (error) {
+    if (!(error instanceof SecretDetectedError)) throw error;
+    // Named only now, and only if the path itself passes.
+    const named = await gate.check(path, "a path").then(() => true, () => false);
+    throw new SecretDetectedError(
+      named
+        ? `the Workspace file "${path}" written by "${effect}"`
+        : `a Workspace file written by "${effect}"`,
+      error.ruleId,
+    );
+  }
+}
+
+function chunk(sql: SqlSeam, hash: string): Uint8Array | undefined {
+  const row = sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0];
+  return row === undefined ? undefined : row.data as Uint8Array;
+}
+
+function concat(...parts: (Uint8Array | undefined)[]): Uint8Array {
+  const present = parts.filter((part) => part !== undefined);
+  if (present.length === 1) return present[0];
+  const out = new Uint8Array(present.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of present) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
