@@ -397,3 +397,66 @@ Deno.test("WF-35: a secret answer is refused with nothing of it in any file; --n
   ]);
   assert.equal(stored.code, 0, stored.stderr);
 });
+
+/** A block printing 2^18 lines of 64 characters (16 MiB) after a marker, written at `at`. */
+function bigOutput(head: string, at: number): string {
+  return [
+    "```sh exec",
+    `t="${head}"`,
+    "nl='",
+    "'",
+    `s="${BUILD_LINE}$nl"`,
+    "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do s=$s$s; done",
+    `printf '%s %s${TAIL}\\n%s' "\${s:0:${at}}" "$t" "$s"`,
+    "```",
+    "",
+  ].join("\n");
+}
+
+const BUILD_LINE = "[0000001] compiling module 42 of the build: ok, nothing to see.";
+
+Deno.test("JRN-22 WF-34: a block printing 17 MB completes; with a token across a scan piece boundary of its event it is refused", async () => {
+  assert.equal(BUILD_LINE.length, 63);
+  const log = `${BUILD_LINE}\n`.repeat(2 ** 18);
+  // The placeholder "ghp-" is no token; both documents have the same length, so the same event prefix.
+  const b = await box({ "a.md": bigOutput("ghp-", 1_000_000) });
+  const clean = await b.xmd(["start", "--id=a", "a.md"]);
+  assert.equal(clean.stderr, "workflow run: a\nworkflow status: completed\n");
+  assert.equal(clean.code, 0);
+  assert.equal(clean.stdout.length, 1_000_000 + 1 + 40 + 1 + log.length);
+
+  // Where the block's stdout starts in the event the gate scans (its stored JSON).
+  const body = reading(
+    b,
+    "a",
+    (db) => String(db.prepare("SELECT body FROM event WHERE seq = 2").get()!.body),
+  );
+  assert.ok(body.length > 17_000_000);
+  const stdoutAt = body.indexOf('"stdout":"') + '"stdout":"'.length;
+  const escaped = (n: number) => JSON.stringify(log.slice(0, n)).length - 2;
+  assert.equal(body.slice(stdoutAt + escaped(1_000_000) + 1).slice(0, 40), "ghp-" + TAIL);
+
+  // Place the token across the end of the first 1 MiB piece (PIECE, JRN-22) of that event.
+  const PIECE = 1024 * 1024;
+  let at = Math.floor((PIECE - 20 - stdoutAt) * 64 / 65);
+  while (stdoutAt + escaped(at) + 1 < PIECE - 30) at++;
+  const tokenAt = stdoutAt + escaped(at) + 1;
+  assert.ok(tokenAt < PIECE && tokenAt + 40 > PIECE, `the token at ${tokenAt} straddles ${PIECE}`);
+  assert.ok(String(at).length === 7);
+  await Deno.writeTextFile(join(b.cwd, "b.md"), bigOutput(HEAD, at));
+  const refused = await b.xmd(["start", "--id=b", "b.md"]);
+  assert.equal(
+    refused.stderr,
+    "workflow run: b\nworkflow status: interrupted\n" +
+      'xmd: Cannot persist journal event "exec b.md:1:1": it contains what looks like a secret ' +
+      `(rule github-token). ${HINT}\n` +
+      "Run b stopped before that effect was kept (nothing of it was written). Resume it with " +
+      "xmd workflow resume --no-secret-detection b to keep what it produces, or cancel it with " +
+      "xmd workflow cancel b\n",
+  );
+  assert.equal(refused.code, 1);
+  const needle = new TextEncoder().encode(TOKEN);
+  for (const [name, bytes] of await runFiles(b.runs)) {
+    assert.ok(!holds(bytes, needle), `${name} holds the secret`);
+  }
+});

@@ -63,9 +63,11 @@ export class SecretScanError extends Error {
   readonly where: string;
 
   constructor(where: string, thrown: unknown) {
+    // A failed scan is a bug in the gate, not in the text: retrying would fail the same way.
     super(
       `Cannot persist ${where}: the secret scan failed, so nothing was persisted. ` +
-        `Retry, ${NO_SECRET_DETECTION_HINT}`,
+        `This is a bug in xmd (please report it); to go on without the check, pass ` +
+        `--no-secret-detection for one command.`,
       { cause: scanFailure(thrown) },
     );
     this.where = where;

@@ -1,12 +1,14 @@
 /**
  * The secretlint scan behind {@linkcode createSecretGate}: the recommended
  * preset plus this folder's bearer-token and credential-field rules, set up
- * once and run on each text. It reports a finding only as a rule id derived
+ * once and run on each text, in bounded pieces (`pieces.ts`) however long
+ * the text. It reports a finding only as a rule id derived
  * from secretlint's message id and the index where it starts: the matched
  * value and the rule's message (which quotes it) are dropped here.
  *
  * @module
  */
+import { pieces } from "./pieces.ts";
 import type { SecretScan } from "./secret-gate-internal.ts";
 
 let engine: Promise<typeof import("./_secretlint-engine.ts")> | undefined;
@@ -16,15 +18,18 @@ export function createSecretlintScan(): SecretScan {
   return async (text) => {
     engine ??= import("./_secretlint-engine.ts");
     const { CONFIG, lintSource } = await engine;
-    const result = await lintSource({
-      // No extension: some rules read the named file from disk for `.p12`.
-      source: { content: text, filePath: "secret-gate", ext: "", contentType: "text" },
-      options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
-    });
-    const first = result.messages[0];
-    return first === undefined
-      ? undefined
-      : { ruleId: ruleIdOf(first.messageId), offset: first.range[0] };
+    for (const piece of pieces(text)) {
+      const result = await lintSource({
+        // No extension: some rules read the named file from disk for `.p12`.
+        source: { content: piece.text, filePath: "secret-gate", ext: "", contentType: "text" },
+        options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
+      });
+      const first = result.messages[0];
+      if (first !== undefined) {
+        return { ruleId: ruleIdOf(first.messageId), offset: piece.offset + first.range[0] };
+      }
+    }
+    return undefined;
   };
 }
 
