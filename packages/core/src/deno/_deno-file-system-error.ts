@@ -7,36 +7,8 @@
  *
  * @module
  */
-import { FileSystemError, type FileSystemErrorCode } from "../engine/file-system-error.ts";
-
-/** Whether a missing path should be described as a file or a directory. */
-export type MissingKind = "file" | "directory";
-
-/** What each code means to someone who asked for a path. */
-function describe(code: FileSystemErrorCode, missing: MissingKind): string {
-  switch (code) {
-    case "ENOENT":
-      return `no such ${missing}`;
-    case "EISDIR":
-      return "it is a directory";
-    case "ENOTDIR":
-      return "a parent is not a directory";
-    case "EACCES":
-      return "permission denied";
-    case "EEXIST":
-      return "a file is in the way of a parent directory";
-    case "ELOOP":
-      return "too many levels of symbolic links";
-    case "ENOTEMPTY":
-      return "the directory is not empty";
-    case "EINVAL":
-      return "invalid argument";
-    case "EPERM":
-      return "operation not permitted";
-    case "ENAMETOOLONG":
-      return "the path or a name in it is too long for this file system";
-  }
-}
+import type { FileSystemErrorCode } from "../engine/file-system-error.ts";
+import { fileSystemRefusal, type MissingKind } from "../engine/file-system-refusal.ts";
 
 /** The POSIX code of a Deno filesystem error, or `undefined` for an error that is not one. */
 function codeOf(error: unknown): FileSystemErrorCode | undefined {
@@ -64,21 +36,5 @@ export function fromDenoError(
 ): unknown {
   const code = codeOf(error);
   if (code === undefined) return error;
-  return refusal(code, action, path, missing, { cause: error });
-}
-
-/** The {@linkcode FileSystemError} for `code` about the logical `path`, worded as `fromDenoError` words it. */
-export function refusal(
-  code: FileSystemErrorCode,
-  action: string,
-  path: string,
-  missing: MissingKind = "file",
-  options?: ErrorOptions,
-): FileSystemError {
-  return new FileSystemError(
-    code,
-    path,
-    `Cannot ${action} "${path}": ${describe(code, missing)} (${code})`,
-    options,
-  );
+  return fileSystemRefusal(code, action, path, missing, { cause: error });
 }

@@ -29,7 +29,7 @@ Deno.test("fromDenoError: maps each Deno filesystem error to its POSIX code", ()
     [
       new Deno.errors.AlreadyExists("x"),
       "EEXIST",
-      'Cannot read "a/b": a file is in the way of a parent directory (EEXIST)',
+      'Cannot read "a/b": it already exists (EEXIST)',
     ],
     [
       new Deno.errors.FilesystemLoop("x"),

@@ -12,9 +12,9 @@
 import { dirname } from "node:path";
 import type { FileSystemProvider } from "../engine/providers.ts";
 import { compileGlob } from "../glob/mod.ts";
-import { FileSystemError } from "../engine/file-system-error.ts";
 import { MAX_PATH_BYTES, utf8Length } from "../engine/path-limits.ts";
-import { fromDenoError, refusal } from "./_deno-file-system-error.ts";
+import { fileSystemRefusal } from "../engine/file-system-refusal.ts";
+import { fromDenoError } from "./_deno-file-system-error.ts";
 import { resolveHostPath } from "./_host-path.ts";
 
 /**
@@ -57,16 +57,25 @@ export class HostFileSystem implements FileSystemProvider {
 
   /**
    * Writes a UTF-8 text file, creating its parent directories; rejects with a
-   * `FileSystemError` (`EISDIR`, `ENOTDIR`, `EEXIST` when a file stands where
-   * a parent directory is needed, `EACCES`, `ENAMETOOLONG` before creating
-   * anything when the host path would reach Linux's `PATH_MAX`).
+   * `FileSystemError` (`EISDIR`, `ENOTDIR` when a file stands where a parent
+   * directory is needed, `EACCES`, `ENAMETOOLONG` before creating anything
+   * when the host path would reach Linux's `PATH_MAX`).
    */
   async writeText(path: string, content: string): Promise<void> {
     const hostPath = resolveHostPath(this.#root, path, "write");
     // The host would refuse it only after `mkdir -p` had made the parents that fit.
-    if (utf8Length(hostPath) >= MAX_PATH_BYTES) throw refusal("ENAMETOOLONG", "write", path);
+    if (utf8Length(hostPath) >= MAX_PATH_BYTES) {
+      throw fileSystemRefusal("ENAMETOOLONG", "write", path);
+    }
     try {
       await Deno.mkdir(dirname(hostPath), { recursive: true });
+    } catch (error) {
+      // `mkdir -p` of a parent that is a file says EEXIST; creating under a file is ENOTDIR, as
+      // `open(O_CREAT)` and a Workspace say.
+      if (!(error instanceof Deno.errors.AlreadyExists)) throw fromDenoError(error, "write", path);
+      throw fileSystemRefusal("ENOTDIR", "write", path, "file", { cause: error });
+    }
+    try {
       await Deno.writeTextFile(hostPath, content);
     } catch (error) {
       throw fromDenoError(error, "write", path);
@@ -95,7 +104,7 @@ export class HostFileSystem implements FileSystemProvider {
       throw fromDenoError(error, "list", cwd, "directory");
     }
     if (!info.isDirectory) {
-      throw new FileSystemError("ENOTDIR", cwd, `Cannot list "${cwd}": not a directory (ENOTDIR)`);
+      throw fileSystemRefusal("ENOTDIR", "list", cwd, "directory");
     }
     const found: string[] = [];
     for await (const path of this.#walk(cwd, hostCwd, "")) {

@@ -80,7 +80,7 @@ Deno.test("HostFileSystem: reading or writing a directory is EISDIR", async () =
   );
 });
 
-Deno.test("HostFileSystem: a file used as a parent is ENOTDIR or EEXIST", async () => {
+Deno.test("HostFileSystem: a file used as a parent is ENOTDIR, as in a Workspace", async () => {
   await using root = await tempRoot();
   await Deno.writeTextFile(`${root.path}/file`, "x");
   const fs = new HostFileSystem(root.path);
@@ -92,9 +92,9 @@ Deno.test("HostFileSystem: a file used as a parent is ENOTDIR or EEXIST", async 
   );
   await assertFileSystemError(
     fs.writeText("file/child", "x"),
-    "EEXIST",
+    "ENOTDIR",
     "file/child",
-    'Cannot write "file/child": a file is in the way of a parent directory (EEXIST)',
+    'Cannot write "file/child": a parent is not a directory (ENOTDIR)',
   );
   await assertFileSystemError(
     fs.writeText("file/deeper/child", "x"),
@@ -224,7 +224,7 @@ Deno.test("HostFileSystem: glob in a missing or non-directory cwd is refused", a
     fs.glob("README.md", ["**"], []),
     "ENOTDIR",
     "README.md",
-    'Cannot list "README.md": not a directory (ENOTDIR)',
+    'Cannot list "README.md": it is not a directory (ENOTDIR)',
   );
 });
 

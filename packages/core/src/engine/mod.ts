@@ -5,6 +5,7 @@
  */
 export type * from "./providers.ts";
 export { FileSystemError, type FileSystemErrorCode } from "./file-system-error.ts";
+export { fileSystemRefusal, type MissingKind } from "./file-system-refusal.ts";
 export { EffectRefusal } from "./effect-refusal.ts";
 export { answerProblems, AnswerSchemaError } from "./answer-schema.ts";
 export { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";

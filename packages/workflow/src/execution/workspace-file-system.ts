@@ -4,12 +4,21 @@
  * disk. The engine's logical paths (relative, normalized, never above the
  * root) become absolute Workspace paths.
  *
- * Invariant: each call is one savepoint, so a documented refusal
- * (`FileSystemError`) leaves the Workspace exactly as it was.
+ * Invariants: each call is one savepoint, so a documented refusal
+ * (`FileSystemError`) leaves the Workspace exactly as it was; a refusal names
+ * the logical path in the words the host's provider uses
+ * (`fileSystemRefusal`), so a document fails, and journals, the same way under
+ * `xmd run` and `xmd workflow`.
  *
  * @module
  */
-import { compileGlob, FileSystemError, type FileSystemProvider } from "@xmd/core";
+import {
+  compileGlob,
+  FileSystemError,
+  type FileSystemProvider,
+  fileSystemRefusal,
+  type MissingKind,
+} from "@xmd/core";
 import { compareUtf8, type Workspace } from "../workspace/workspace.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -32,7 +41,12 @@ export class WorkspaceFileSystem implements FileSystemProvider {
   /** Reads a UTF-8 text file. */
   readText(path: string): Promise<string> {
     return this.#op(() => {
-      const bytes = this.#workspace.readFile(workspacePath(path));
+      const bytes = this.#as(
+        "read",
+        path,
+        "file",
+        () => this.#workspace.readFile(workspacePath(path)),
+      );
       try {
         return decoder.decode(bytes);
       } catch {
@@ -47,12 +61,14 @@ export class WorkspaceFileSystem implements FileSystemProvider {
 
   /** Writes a UTF-8 text file, creating its parent directories. */
   writeText(path: string, content: string): Promise<void> {
-    return this.#op(() => {
-      const absolute = workspacePath(path);
-      const parent = absolute.slice(0, absolute.lastIndexOf("/")) || "/";
-      if (parent !== "/") this.#workspace.mkdir(parent, { recursive: true });
-      this.#workspace.writeFile(absolute, encoder.encode(content));
-    });
+    return this.#op(() =>
+      this.#as("write", path, "file", () => {
+        const absolute = workspacePath(path);
+        const parent = absolute.slice(0, absolute.lastIndexOf("/")) || "/";
+        if (parent !== "/") this.#workspace.mkdir(parent, { recursive: true });
+        this.#workspace.writeFile(absolute, encoder.encode(content));
+      })
+    );
   }
 
   /** Lists regular files under `cwd` matching `include` and not `exclude`, sorted. */
@@ -61,22 +77,21 @@ export class WorkspaceFileSystem implements FileSystemProvider {
       const includes = include.map(compileGlob);
       const excludes = exclude.map(compileGlob);
       const root = workspacePath(cwd);
-      if (this.#workspace.stat(root).kind !== "dir") {
-        throw new FileSystemError(
-          "ENOTDIR",
-          cwd,
-          `Cannot list "${cwd}": it is not a directory (ENOTDIR)`,
-        );
+      if (this.#as("list", cwd, "directory", () => this.#workspace.stat(root)).kind !== "dir") {
+        throw fileSystemRefusal("ENOTDIR", "list", cwd, "directory");
       }
       const found: string[] = [];
       // A work list of directories, not recursion: the result is sorted anyway.
       const pending = [{ dir: root, prefix: "" }];
       for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
         const { dir, prefix } = next;
-        for (const name of this.#workspace.readdir(dir)) {
+        const listed = cwd === "." ? prefix || "." : prefix ? `${cwd}/${prefix}` : cwd;
+        for (
+          const name of this.#as("list", listed, "directory", () => this.#workspace.readdir(dir))
+        ) {
           const absolute = dir === "/" ? `/${name}` : `${dir}/${name}`;
           const relative = prefix ? `${prefix}/${name}` : name;
-          const stat = this.#workspace.lstat(absolute);
+          const stat = this.#as("list", listed, "directory", () => this.#workspace.lstat(absolute));
           if (stat.kind === "dir") pending.push({ dir: absolute, prefix: relative });
           else if (stat.kind === "file" || this.#isFileLink(absolute)) {
             if (
@@ -98,6 +113,16 @@ export class WorkspaceFileSystem implements FileSystemProvider {
     } catch (error) {
       if (error instanceof FileSystemError) return false;
       throw error;
+    }
+  }
+
+  /** Runs a Workspace call, rewording its refusal as the host's about the logical `path`. */
+  #as<T>(action: string, path: string, missing: MissingKind, call: () => T): T {
+    try {
+      return call();
+    } catch (error) {
+      if (!(error instanceof FileSystemError)) throw error;
+      throw fileSystemRefusal(error.code, action, path, missing, { cause: error });
     }
   }
 
