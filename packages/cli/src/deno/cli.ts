@@ -4,9 +4,11 @@
  * Invariant: a user mistake (bad arguments, a bad document, bad props, a bad
  * journal, a divergence, a secret) prints one `xmd: …` line and exits 1,
  * never a stack trace. Only an unexpected error prints its stack, as a bug.
+ * That line never echoes an argument the secret gate would refuse.
  *
  * @module
  */
+import { withoutTypedSecrets } from "./argument-echo.ts";
 import { type CommandIo, inDirectory } from "./command-io.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { UsageError } from "./usage-error.ts";
@@ -70,6 +72,7 @@ const USER_ERRORS = new Set([
 
 /** Runs `xmd` with `args` and returns the exit code. */
 export async function main(args: readonly string[], io: CommandIo): Promise<number> {
+  const typed = args;
   try {
     // Global options come before the command: --cwd=<dir> and --color=<mode>.
     let mode: ColourMode = "auto";
@@ -108,7 +111,7 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
     }
   } catch (error) {
     if (error instanceof Error && USER_ERRORS.has(error.name)) {
-      io.stderr(`xmd: ${error.message}\n`);
+      io.stderr(`xmd: ${await withoutTypedSecrets(error.message, typed)}\n`);
       return 1;
     }
     io.stderr(

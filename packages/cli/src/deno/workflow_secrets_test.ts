@@ -460,3 +460,42 @@ Deno.test("JRN-22 WF-34: a block printing 17 MB completes; with a token across a
     assert.ok(!holds(bytes, needle), `${name} holds the secret`);
   }
 });
+
+Deno.test("WF-36: a token typed as a run id, a suspension id or an option is not echoed by the refusal", async () => {
+  const b = await box({
+    "doc.md": 'Hi.\n\n<Elicit as="ok" schema={{ type: "boolean" }}>Go?</Elicit>\n',
+  });
+  assert.equal((await b.xmd(["start", "--id=r1", "doc.md"])).code, 2);
+  const before = await digests(b.runs);
+  const hidden = "<an argument that looks like a secret (rule github-token), not shown>";
+  const notFound = `xmd: Cannot find run "${hidden}": no such run in ${b.runs}. ` +
+    "List runs with xmd workflow list\n";
+  const cases: [string[], string][] = [
+    [["status", TOKEN], notFound],
+    [["history", TOKEN, "--json"], notFound],
+    [["resume", TOKEN], notFound],
+    [["cancel", TOKEN], notFound],
+    [["delete", TOKEN], notFound],
+    [["export", TOKEN, join(b.cwd, "out")], notFound],
+    [["diff", TOKEN, "1", "2"], notFound],
+    [["answer", "r1", TOKEN, "true"], `xmd: Cannot answer "${hidden}": run "r1" waits for ok-2\n`],
+  ];
+  for (const [args, stderr] of cases) {
+    const refused = await b.xmd(args);
+    assert.equal(refused.stderr, stderr, args.join(" "));
+    assert.equal(refused.stdout, "");
+    assert.equal(refused.code, 1);
+    assert.ok(!refused.stderr.includes(TAIL));
+  }
+  // A credential typed as an option is refused without its value either way.
+  const option = await b.xmd(["resume", `--token=${CREDENTIAL}`, "r1"]);
+  assert.equal(option.code, 1);
+  assert.ok(!option.stderr.includes(CREDENTIAL), option.stderr);
+  // An argument that is no secret is echoed as typed.
+  assert.equal(
+    (await b.xmd(["status", "no-such-run"])).stderr,
+    `xmd: Cannot find run "no-such-run": no such run in ${b.runs}. List runs with xmd workflow list\n`,
+  );
+  assert.deepEqual(await digests(b.runs), before, "a refusal changed a file");
+  await assertNowhere({ code: 0, stdout: "", stderr: "" }, b.runs, TAIL);
+});
