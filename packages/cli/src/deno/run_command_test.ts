@@ -793,3 +793,55 @@ Deno.test("MDX-28: xmd run refuses an --answer nested more than 128 levels deep 
   const journal = await Deno.readTextFile(`${cwd}/trace.jsonl`);
   assert.doesNotMatch(journal, /\[\[\[/, "the answer was journaled");
 });
+
+Deno.test("MDX-21: xmd run refuses a <File> whose path leads out of the working directory through a symbolic link", async () => {
+  const cwd = await tempDir();
+  const outside = await tempDir();
+  await Deno.writeTextFile(`${outside}/secret.txt`, "outside");
+  await Deno.symlink(outside, `${cwd}/out`);
+  await Deno.writeTextFile(
+    `${cwd}/read.md`,
+    'Before.\n\n<File path="out/secret.txt" as="x" />\n\n{x}\n',
+  );
+  await Deno.writeTextFile(`${cwd}/write.md`, '<File path="out/new.txt">x</File>\n');
+  const [read, write] = await Promise.all([
+    runXmd(["run", "read.md"], { cwd }),
+    runXmd(["run", "write.md"], { cwd }),
+  ]);
+  assert.equal(read.code, 1, read.stderr);
+  assert.equal(read.stdout, "Before.\n");
+  assert.equal(
+    read.stderr,
+    'xmd: read.md:3:1: Cannot read "out/secret.txt": a symbolic link on the way leads out of the ' +
+      "working directory (EACCES)\n",
+  );
+  assert.equal(write.code, 1, write.stderr);
+  assert.match(write.stderr, /Cannot write "out\/new\.txt": a symbolic link on the way leads out/);
+  assert.deepEqual([...Deno.readDirSync(outside)].map((entry) => entry.name), ["secret.txt"]);
+});
+
+Deno.test("MDX-43: xmd run reports a timeout=2s block at its timeout although a child left its group; the child's later output never appears", async () => {
+  const cwd = await tempDir();
+  await Deno.writeTextFile(
+    `${cwd}/doc.md`,
+    "```sh exec timeout=2s\necho started\n" +
+      "setsid sh -c 'echo $$ > escaped.pid; sleep 25; echo late; echo late >&2' &\nsleep 30\n```\n\n" +
+      "never\n",
+  );
+  try {
+    const result = await runXmd(["run", "doc.md"], { cwd });
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, "started\n");
+    assert.match(result.stderr, /^xmd: doc\.md:1:1: The sh block timed out after 2000 ms/);
+    assert.doesNotMatch(result.stdout + result.stderr, /late/);
+  } finally {
+    const pid = Number(await Deno.readTextFile(`${cwd}/escaped.pid`).catch(() => "0"));
+    if (pid > 0) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // It has already exited.
+      }
+    }
+  }
+});

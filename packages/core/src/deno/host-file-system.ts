@@ -14,6 +14,7 @@ import type { FileSystemProvider } from "../engine/providers.ts";
 import { compileGlob } from "../glob/mod.ts";
 import { MAX_PATH_BYTES, utf8Length } from "../engine/path-limits.ts";
 import { fileSystemRefusal } from "../engine/file-system-refusal.ts";
+import { assertContained, staysInside } from "./_contained-path.ts";
 import { fromDenoError } from "./_deno-file-system-error.ts";
 import { resolveHostPath } from "./_host-path.ts";
 
@@ -21,8 +22,10 @@ import { resolveHostPath } from "./_host-path.ts";
  * A {@linkcode FileSystemProvider} over a host directory.
  *
  * `glob` lists regular files, and symbolic links that resolve to regular
- * files, walking into real directories only: a symbolic link to a directory is
- * neither followed nor listed, so a link cycle cannot make a listing endless.
+ * files inside the root, walking into real directories only: a symbolic link
+ * to a directory is neither followed nor listed, so a link cycle cannot make a
+ * listing endless. A read, write or listing whose path leads out of the root
+ * through a symbolic link is refused (`EACCES`).
  * Nothing else is skipped — dotfiles and `.git` included — so exclude them by
  * pattern.
  *
@@ -48,6 +51,7 @@ export class HostFileSystem implements FileSystemProvider {
   /** Reads a UTF-8 text file; rejects with a `FileSystemError` (`ENOENT`, `EISDIR`, `ENOTDIR`, `EACCES`, `ELOOP`). */
   async readText(path: string): Promise<string> {
     const hostPath = resolveHostPath(this.#root, path, "read");
+    await assertContained(this.#root, hostPath, "read", path);
     try {
       return await Deno.readTextFile(hostPath);
     } catch (error) {
@@ -67,6 +71,7 @@ export class HostFileSystem implements FileSystemProvider {
     if (utf8Length(hostPath) >= MAX_PATH_BYTES) {
       throw fileSystemRefusal("ENAMETOOLONG", "write", path);
     }
+    await assertContained(this.#root, hostPath, "write", path);
     try {
       await Deno.mkdir(dirname(hostPath), { recursive: true });
     } catch (error) {
@@ -97,6 +102,7 @@ export class HostFileSystem implements FileSystemProvider {
     const includes = include.map(compileGlob);
     const excludes = exclude.map(compileGlob);
     const hostCwd = resolveHostPath(this.#root, cwd, "list");
+    await assertContained(this.#root, hostCwd, "list", cwd, "directory");
     let info: Deno.FileInfo;
     try {
       info = await Deno.stat(hostCwd);
@@ -128,7 +134,10 @@ export class HostFileSystem implements FileSystemProvider {
       const hostPath = `${hostDir}/${entry.name}`;
       if (entry.isDirectory) yield* this.#walk(cwd, hostPath, path);
       else if (entry.isFile) yield path;
-      else if (entry.isSymlink && await resolvesToFile(hostPath, logicalPath(cwd, path))) {
+      else if (
+        entry.isSymlink && await staysInside(this.#root, hostPath) &&
+        await resolvesToFile(hostPath, logicalPath(cwd, path))
+      ) {
         yield path;
       }
     }

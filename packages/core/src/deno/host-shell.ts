@@ -5,6 +5,10 @@
  * Invariant: `run` settles only once the block's process has exited and its
  * output pipes have closed, and a block stopped by its timeout or by the abort
  * signal is stopped together with everything it started in its process group.
+ * A stopped block settles as soon as its `bash` has exited: a process that
+ * left the group (`setsid cmd &`) may still hold the pipes open, so once the
+ * group is stopped and `bash` is gone the pipes are no longer read (whatever
+ * such a process writes later is dropped).
  *
  * Process-group choice: the block is spawned with Deno's `detached` option,
  * which puts `bash` in a new session and process group (`setsid`) without
@@ -108,23 +112,32 @@ export class HostShell implements ShellProvider {
     }).spawn();
 
     let stoppedBy: "timeout" | "abort" | undefined;
+    let exited = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
+    // Resolved once the block is both stopped and exited: reading its pipes ends there.
+    const { promise: abandoned, resolve: abandon } = Promise.withResolvers<void>();
     const stop = (reason: "timeout" | "abort") => {
       if (stoppedBy !== undefined) return;
       stoppedBy = reason;
       signalGroup(child, "SIGTERM");
       killTimer = setTimeout(() => signalGroup(child, "SIGKILL"), KILL_GRACE_MS);
+      if (exited) abandon();
     };
+    const status = child.status.then((status) => {
+      exited = true;
+      if (stoppedBy !== undefined) abandon();
+      return status;
+    });
     const timeoutTimer = Number.isFinite(request.timeoutMs)
       ? setTimeout(() => stop("timeout"), Math.min(Math.max(request.timeoutMs, 0), MAX_TIMER_MS))
       : undefined;
     const onAbort = () => stop("abort");
     request.signal.addEventListener("abort", onAbort, { once: true });
     try {
-      const [status, stdout, stderr] = await Promise.all([
-        child.status,
-        collect(child.stdout, request.onStdout),
-        collect(child.stderr, request.onStderr),
+      const [{ code }, stdout, stderr] = await Promise.all([
+        status,
+        collect(child.stdout, request.onStdout, abandoned),
+        collect(child.stderr, request.onStderr, abandoned),
       ]);
       if (stoppedBy === "timeout") {
         return { exitCode: TIMEOUT_EXIT_CODE, stdout, stderr, timedOut: true };
@@ -132,7 +145,7 @@ export class HostShell implements ShellProvider {
       if (stoppedBy === "abort") {
         return { exitCode: ABORT_EXIT_CODE, stdout, stderr, timedOut: false };
       }
-      return { exitCode: status.code, stdout, stderr, timedOut: false };
+      return { exitCode: code, stdout, stderr, timedOut: false };
     } finally {
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
@@ -172,10 +185,15 @@ function signalGroup(child: Deno.ChildProcess, signal: Deno.Signal): void {
   }
 }
 
-/** Delivers a pipe's text as it arrives and returns all of it once the pipe closes. */
+/**
+ * Delivers a pipe's text as it arrives and returns all of it once the pipe
+ * closes or `abandoned` resolves, whichever comes first (the pipe is then
+ * cancelled: nothing keeps reading it).
+ */
 async function collect(
   stream: ReadableStream<Uint8Array>,
   deliver: (chunk: string) => void,
+  abandoned: Promise<void>,
 ): Promise<string> {
   const decoder = new TextDecoder();
   let all = "";
@@ -184,7 +202,14 @@ async function collect(
     all += text;
     deliver(text);
   };
-  for await (const bytes of stream) emit(decoder.decode(bytes, { stream: true }));
+  const reader = stream.getReader();
+  // Cancelling ends a pending read as done and closes our end of the pipe.
+  abandoned.then(() => reader.cancel()).catch(() => {});
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    emit(decoder.decode(value, { stream: true }));
+  }
   emit(decoder.decode());
   return all;
 }

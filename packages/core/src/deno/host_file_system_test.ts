@@ -255,3 +255,45 @@ Deno.test("HostFileSystem: glob refuses a bad pattern", async () => {
   await assert.rejects(fs.glob(".", ["../**"], []), GlobPatternError);
   await assert.rejects(fs.glob(".", ["**"], ["{a"]), GlobPatternError);
 });
+
+Deno.test("MDX-21: a symbolic link that leads out of the root is EACCES for reads, writes and listings; links inside work", async () => {
+  await using root = await tempRoot();
+  await using outside = await tempRoot();
+  await Deno.writeTextFile(`${outside.path}/secret.txt`, "outside");
+  await Deno.mkdir(`${root.path}/sub`);
+  await Deno.writeTextFile(`${root.path}/sub/x.txt`, "inside");
+  await Deno.symlink(outside.path, `${root.path}/out`);
+  await Deno.symlink(`${outside.path}/secret.txt`, `${root.path}/secret-link`);
+  await Deno.symlink(`${outside.path}/new.txt`, `${root.path}/dangling`);
+  await Deno.symlink("../../", `${root.path}/sub/up`);
+  await Deno.symlink("sub", `${root.path}/in`);
+  await Deno.symlink(`${root.path}/sub/x.txt`, `${root.path}/x-link`);
+  const fs = new HostFileSystem(root.path);
+  const why = "a symbolic link on the way leads out of the working directory (EACCES)";
+  const refused = async (promise: Promise<unknown>, action: string, path: string) =>
+    await assertFileSystemError(promise, "EACCES", path, `Cannot ${action} "${path}": ${why}`);
+  await refused(fs.readText("out/secret.txt"), "read", "out/secret.txt");
+  await refused(fs.readText("secret-link"), "read", "secret-link");
+  await refused(
+    fs.readText(`sub/up/${outside.path.split("/").pop()}/secret.txt`),
+    "read",
+    `sub/up/${outside.path.split("/").pop()}/secret.txt`,
+  );
+  await refused(fs.writeText("out/new.txt", "x"), "write", "out/new.txt");
+  await refused(fs.writeText("out/deeper/new.txt", "x"), "write", "out/deeper/new.txt");
+  await refused(fs.writeText("dangling", "x"), "write", "dangling");
+  await refused(fs.writeText("secret-link", "x"), "write", "secret-link");
+  await refused(fs.glob("out", ["**"], []), "list", "out");
+  assert.deepEqual(
+    [...Deno.readDirSync(outside.path)].map((entry) => entry.name),
+    ["secret.txt"],
+    "a write went outside",
+  );
+  assert.equal(await Deno.readTextFile(`${outside.path}/secret.txt`), "outside");
+  // Links that stay inside are followed as before; a listing leaves out the links that lead out.
+  assert.equal(await fs.readText("in/x.txt"), "inside");
+  assert.equal(await fs.readText("x-link"), "inside");
+  await fs.writeText("in/y.txt", "y");
+  assert.equal(await Deno.readTextFile(`${root.path}/sub/y.txt`), "y");
+  assert.deepEqual(await fs.glob(".", ["**"], []), ["sub/x.txt", "sub/y.txt", "x-link"]);
+});

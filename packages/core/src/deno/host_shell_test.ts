@@ -168,3 +168,27 @@ Deno.test("HostShell: refuses a missing or non-directory cwd", async () => {
     return true;
   });
 });
+
+Deno.test("MDX-43: a timed-out block whose child left its process group is reported at the timeout; the child's later output never appears", async () => {
+  await using root = await tempRoot();
+  const shell = new HostShell(root.path);
+  // The child leaves the group (setsid), keeps the pipes open, and writes a marker 25 s later.
+  const run = request(
+    "echo started; setsid sh -c 'echo $$ > escaped.pid; sleep 25; echo late; echo late >&2' & sleep 30",
+    { timeoutMs: 500 },
+  );
+  try {
+    const result = await shell.run(run.request);
+    assert.deepEqual(result, { exitCode: 124, stdout: "started\n", stderr: "", timedOut: true });
+    assert.doesNotMatch(run.stdout.join("") + run.stderr.join(""), /late/);
+  } finally {
+    const pid = Number(await Deno.readTextFile(`${root.path}/escaped.pid`).catch(() => "0"));
+    if (pid > 0) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch {
+        // It has already exited.
+      }
+    }
+  }
+});

@@ -1,0 +1,79 @@
+/**
+ * Keeps `<File>` and `<Glob>` under `xmd run` inside the working directory
+ * through symbolic links too: logical paths are checked lexically first
+ * (`_host-path.ts`), and here the path the host would really touch, every
+ * link on the way followed (a dangling one to where it points), must still be
+ * inside the root's real path. A link that leads out is `EACCES`, as a
+ * Workspace, which holds no host path, could never reach outside either.
+ *
+ * Invariant: the check only reads (`realPath`, `lstat`, `readLink`); an error
+ * other than a missing path is left for the operation itself to report, so
+ * the user sees the same refusal as without links. The check and the
+ * operation are separate calls: a link swapped in between by another process
+ * is not caught (no `openat` in Deno).
+ *
+ * @module
+ */
+import { basename, dirname, isAbsolute, join, sep as SEPARATOR } from "node:path";
+import { fileSystemRefusal, type MissingKind } from "../engine/file-system-refusal.ts";
+
+const MAX_LINKS = 40;
+
+/**
+ * Refuses with `EACCES` when `hostPath` (inside `root` lexically) leads out of
+ * `root` through a symbolic link; `path` is the logical path the refusal names.
+ */
+export async function assertContained(
+  root: string,
+  hostPath: string,
+  action: string,
+  path: string,
+  missing: MissingKind = "file",
+): Promise<void> {
+  if (await staysInside(root, hostPath)) return;
+  throw fileSystemRefusal("EACCES", action, path, missing, {
+    why: "a symbolic link on the way leads out of the working directory",
+  });
+}
+
+/** Whether `hostPath`, every link followed, is inside `root` (or would be refused anyway). */
+export async function staysInside(root: string, hostPath: string): Promise<boolean> {
+  const realRoot = await Deno.realPath(root);
+  const real = await whereItLeads(hostPath, 0);
+  if (real === undefined || real === realRoot) return true;
+  return real.startsWith(realRoot.endsWith(SEPARATOR) ? realRoot : realRoot + SEPARATOR);
+}
+
+/**
+ * The real path `hostPath` names once every link is followed, for a path
+ * that may not exist yet (its missing names are kept as they are), or
+ * `undefined` when the host would refuse it anyway (a file on the way, a
+ * link loop, permission).
+ */
+async function whereItLeads(hostPath: string, links: number): Promise<string | undefined> {
+  try {
+    return await Deno.realPath(hostPath);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return undefined;
+  }
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(hostPath);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) return undefined;
+    // Missing: it would be created in its parent, wherever that leads.
+    const parent = dirname(hostPath);
+    if (parent === hostPath) return undefined;
+    const where = await whereItLeads(parent, links);
+    return where === undefined ? undefined : join(where, basename(hostPath));
+  }
+  if (!info.isSymlink || links >= MAX_LINKS) return undefined;
+  // A dangling link: writing through it creates its target.
+  const target = await Deno.readLink(hostPath);
+  const from = await whereItLeads(dirname(hostPath), links);
+  if (from === undefined) return undefined;
+  return await whereItLeads(
+    isAbsolute(target) ? target : `${from}${SEPARATOR}${target}`,
+    links + 1,
+  );
+}
