@@ -43,6 +43,7 @@ Run xmd <command> --help for a command's options.`;
 /** Error classes that are the user's to fix: their message is the whole story. */
 const USER_ERRORS = new Set([
   "UsageError",
+  "DocumentReadError",
   "DocumentError",
   "PropsError",
   "JournalFormatError",

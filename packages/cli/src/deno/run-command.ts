@@ -17,9 +17,15 @@ import {
   resolveProps,
   runProgram,
 } from "@xmd/core";
-import { HostFileSystem, HostShell, JsonlStream, TerminalElicit } from "@xmd/core/deno";
+import {
+  HostFileSystem,
+  HostShell,
+  JsonlStream,
+  TerminalElicit,
+  typedPositions,
+} from "@xmd/core/deno";
 import type { CommandIo } from "./command-io.ts";
-import { documentHelp, loadHostProgram, typedPositions } from "./host-documents.ts";
+import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { parseRunArguments, type RunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 

@@ -22,6 +22,7 @@
  * @module
  */
 import { resolveProps } from "@xmd/core";
+import { typedDocumentError, typedPositions } from "@xmd/core/deno";
 import {
   checkWorkflowSupport,
   type ExecutionIo,
@@ -36,12 +37,7 @@ import {
 import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
 import type { CommandIo } from "./command-io.ts";
-import {
-  documentHelp,
-  loadHostProgram,
-  typedDocumentError,
-  typedPositions,
-} from "./host-documents.ts";
+import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { commandHelp, parseCommand, unknownCommand } from "./command-line.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
