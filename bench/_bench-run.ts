@@ -7,7 +7,7 @@
  */
 import { sha256Hex } from "@xmd/core";
 import { RunStore, type SqlSeam } from "@xmd/workflow";
-import { openRunDatabase } from "@xmd/workflow/deno";
+import { openRunDatabase } from "@xmd/workflow/deno/internal";
 
 /** An open bench run. */
 export interface BenchRun {

@@ -24,15 +24,15 @@ import {
   type SecretGate,
   type ShellProvider,
 } from "@xmd/core";
+import { RunStore } from "@xmd/workflow";
 import {
   EffectTransactions,
   publishRoot,
-  RunStore,
   verifyRoot,
   Workspace,
   WorkspaceFileSystem,
-} from "@xmd/workflow";
-import { nativeSha256Hex } from "@xmd/workflow/deno";
+} from "@xmd/workflow/internal";
+import { nativeSha256Hex } from "@xmd/workflow/deno/internal";
 import { openBenchRun } from "./_bench-run.ts";
 
 /** A running run whose effects go through held transactions. */

@@ -25,8 +25,9 @@
  * @module
  */
 import { type Description, sha256Hex, type ShellRequest, type ShellResult } from "@xmd/core";
-import { type SqlSeam, Workspace } from "@xmd/workflow";
-import { NodeSqliteSeam } from "@xmd/workflow/deno";
+import { type SqlSeam } from "@xmd/workflow";
+import { Workspace } from "@xmd/workflow/internal";
+import { NodeSqliteSeam } from "@xmd/workflow/deno/internal";
 // The same specifier as @xmd/workflow's import map (bench/ is no workspace member), so the frozen
 // lock resolves it to the very just-bash the Worker runs.
 // deno-lint-ignore no-import-prefix

@@ -30,8 +30,9 @@
  * @module
  */
 import { type Description, sha256Hex } from "@xmd/core";
-import { forgetHashes, publishRoot, type SqlSeam, Workspace } from "@xmd/workflow";
-import { nativeSha256Hex, NodeSqliteSeam } from "@xmd/workflow/deno";
+import { type SqlSeam } from "@xmd/workflow";
+import { forgetHashes, publishRoot, Workspace } from "@xmd/workflow/internal";
+import { nativeSha256Hex, NodeSqliteSeam } from "@xmd/workflow/deno/internal";
 import { createHash } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import type { Samples } from "./_stats.ts";

@@ -10,13 +10,15 @@
  *
  * @example Running a document in memory
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Journal, loadProgram, MemoryStream, disabledSecretGate, runProgram } from "@xmd/core";
  * const program = await loadProgram({ file: "hi.md", text: "# Hi {props.name}\n" }, () =>
  *   Promise.resolve(undefined));
- * const journal = await Journal.open(new MemoryStream(), disabledSecretGate);
+ * const stream = new MemoryStream();
+ * const journal = await Journal.open(stream, disabledSecretGate);
  * let out = "";
  * const refuse = () => Promise.reject(new Error("no effects here"));
- * await runProgram({
+ * const outcome = await runProgram({
  *   program,
  *   props: { name: "Ada" },
  *   providers: {
@@ -29,34 +31,64 @@
  *   stderr: () => {},
  *   signal: new AbortController().signal,
  * });
- * console.log(out); // "# Hi Ada\n"
+ * assert.deepEqual(outcome, { status: "completed" });
+ * assert.equal(out, "# Hi Ada\n");
+ * // The journal holds the props' digest (never their values) and the root's end.
+ * assert.deepEqual(
+ *   stream.events.map((event) => event.type === "yield" ? event.description.type : event.type),
+ *   ["props", "close"],
+ * );
  * ```
  *
  * @module
  */
 export { DocumentError } from "./src/document/document-error.ts";
-export { formatPosition, type SourcePosition } from "./src/document/source-position.ts";
-export {
-  DEFAULT_EXEC_TIMEOUT_MS,
-  type ParsedDocument,
-  parseDocument,
-  type ParseOptions,
-} from "./src/document/parse-document.ts";
+export type { SourcePosition } from "./src/document/source-position.ts";
+export type { ParsedDocument } from "./src/document/parse-document.ts";
 export type * from "./src/document/tree.ts";
-export {
-  componentCandidates,
-  loadProgram,
-  type Program,
-  type SourceReader,
-  walkElements,
-} from "./src/document/load-program.ts";
-export { isJsonValue, type JsonObject, type JsonValue } from "./src/json/json-value.ts";
+export type { CompiledExpression, Scope } from "./src/expression/mod.ts";
+export { loadProgram, type Program, type SourceReader } from "./src/document/load-program.ts";
+export type { JsonObject, JsonValue } from "./src/json/json-value.ts";
+export type { Schema, SchemaIssue, SchemaResult } from "./src/json/schema.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
-export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
-export { sha256, sha256Hex } from "./src/hash/sha256.ts";
-export { didYouMean } from "./src/text/did-you-mean.ts";
-export * from "./src/journal/mod.ts";
-export * from "./src/engine/mod.ts";
-export * from "./src/props/mod.ts";
-export * from "./src/secret/mod.ts";
-export * from "./src/glob/mod.ts";
+export { sha256Hex } from "./src/hash/sha256.ts";
+export {
+  type CloseEvent,
+  type Description,
+  type ErrorRecord,
+  type JournalEvent,
+  JournalEventSchema,
+  JsonValueSchema,
+  type Result,
+  type YieldEvent,
+} from "./src/journal/events.ts";
+export type { DurableStream } from "./src/journal/durable-stream.ts";
+export {
+  DivergenceError,
+  type DivergenceKind,
+  JournalFormatError,
+  JournalStoppedError,
+  JournalWriteError,
+} from "./src/journal/journal-errors.ts";
+export { type EffectSettlement, Journal, type JournalState } from "./src/journal/journal.ts";
+export { MemoryStream } from "./src/journal/memory-stream.ts";
+export type * from "./src/engine/providers.ts";
+export { FileSystemError, type FileSystemErrorCode } from "./src/engine/file-system-error.ts";
+export { EffectRefusal } from "./src/engine/effect-refusal.ts";
+export { AnswerSchemaError } from "./src/engine/answer-schema.ts";
+export { CancelledError, EffectFailure, SuspendedError } from "./src/engine/run-failures.ts";
+export { type RunOptions, type RunOutcome, runProgram } from "./src/engine/run-program.ts";
+export { formatPropsHelp } from "./src/props/props-help.ts";
+export { PropsError, type PropsIssue } from "./src/props/props-error.ts";
+export type { PropCliType, PropSpec, PropsSpec } from "./src/props/props-spec.ts";
+export { type PropsSources, resolveProps } from "./src/props/resolve-props.ts";
+export {
+  createSecretGate,
+  disabledSecretGate,
+  SecretDetectedError,
+  type SecretGate,
+  SecretScanError,
+  type SecretScanFailure,
+  type SecretWhere,
+} from "./src/secret/mod.ts";
+export { GlobPatternError } from "./src/glob/glob-pattern.ts";

@@ -41,8 +41,10 @@ export {
   type YieldEvent,
 } from "./src/journal/events.ts";
 export type { JsonObject, JsonValue } from "./src/json/json-value.ts";
+export type { Schema, SchemaIssue, SchemaResult } from "./src/json/schema.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
 export { sha256Hex } from "./src/hash/sha256.ts";
+export { EffectRefusal } from "./src/engine/effect-refusal.ts";
 export { FileSystemError, type FileSystemErrorCode } from "./src/engine/file-system-error.ts";
 export {
   MAX_NAME_BYTES,

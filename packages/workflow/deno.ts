@@ -73,20 +73,8 @@
  *
  * @module
  */
-export { NodeSqliteSeam } from "./src/deno/node-sqlite-seam.ts";
-export { nativeSha256Hex } from "./src/deno/native-sha256.ts";
 export {
-  APPLICATION_ID,
-  type OpenRunDatabase,
-  openRunDatabase,
-  readConsistently,
-  readRunDatabase,
-} from "./src/deno/run-database.ts";
-export { ExecutorLock } from "./src/deno/executor-lock.ts";
-export {
-  checkRunId,
-  definitionHash,
   LocalWorkflowHost,
   type LocalWorkflowHostOptions,
 } from "./src/deno/local-workflow-host.ts";
-export { WorkerShell, WorkerShellError, type WorkerShellOptions } from "./src/deno/worker-shell.ts";
+export type { WorkerShellOptions } from "./src/deno/worker-shell.ts";

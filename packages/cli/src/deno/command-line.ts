@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { didYouMean } from "@xmd/core";
+import { didYouMean } from "@xmd/core/internal";
 import { parseArgs } from "node:util";
 import { UsageError } from "./usage-error.ts";
 

@@ -5,13 +5,8 @@
  * @module
  */
 import type { JournalEvent } from "@xmd/core";
-import {
-  compareUtf8,
-  type RunDiff,
-  type RunHistory,
-  type RunInspection,
-  type StopReason,
-} from "@xmd/workflow";
+import type { RunDiff, RunHistory, RunInspection, StopReason } from "@xmd/workflow";
+import { compareUtf8 } from "@xmd/workflow/internal";
 
 /** A time relative to `now`: "just now", "5s ago", "3min ago", "2h ago", "4d ago". */
 export function relativeTime(at: number, now: number): string {

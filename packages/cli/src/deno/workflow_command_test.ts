@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "@xmd/core";
-import { ExecutorLock } from "@xmd/workflow/deno";
+import { ExecutorLock } from "@xmd/workflow/deno/internal";
 import { runXmd, spawnXmd, type XmdResult } from "./_run-xmd.ts";
 import { workflowCommand } from "./workflow-command.ts";
 

@@ -31,12 +31,13 @@ import { resolveHostPath } from "./_host-path.ts";
  *
  * @example Writing then reading a file
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HostFileSystem } from "./host-file-system.ts";
  * const root = await Deno.makeTempDir();
  * const fs = new HostFileSystem(root);
  * await fs.writeText("release/VERSION", "1.4.0");
- * console.log(await fs.readText("release/VERSION")); // "1.4.0"
- * console.log(await fs.glob(".", ["**\/*"], [])); // ["release/VERSION"]
+ * assert.equal(await fs.readText("release/VERSION"), "1.4.0");
+ * assert.deepEqual(await fs.glob(".", ["**\/*"], []), ["release/VERSION"]);
  * await Deno.remove(root, { recursive: true });
  * ```
  */

@@ -8,9 +8,11 @@
  *
  * @example Assembling the providers for `xmd run`
  * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Providers } from "@xmd/core";
  * import { HostFileSystem, HostShell, TerminalElicit } from "./host-providers.ts";
  * const root = Deno.cwd();
- * const providers = {
+ * const providers: Providers = {
  *   fs: new HostFileSystem(root),
  *   shell: new HostShell(root),
  *   elicit: new TerminalElicit({
@@ -19,7 +21,7 @@
  *     stderr: (text) => Deno.stderr.writeSync(new TextEncoder().encode(text)),
  *   }),
  * };
- * console.log(Object.keys(providers)); // ["fs", "shell", "elicit"]
+ * assert.ok(providers.fs instanceof HostFileSystem);
  * ```
  *
  * @module

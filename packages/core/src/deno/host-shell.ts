@@ -40,10 +40,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * the block is refused before anything runs.
  */
 export class UnsupportedLanguageError extends EffectRefusal {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "UnsupportedLanguageError";
   /** The refused language, as written in the info string. */
   readonly lang: string;
 
+  /** A refusal of a block in `lang`. */
   constructor(lang: string, options?: ErrorOptions) {
     super(`Cannot run a "${lang}" block: only sh and bash blocks run`, options);
     this.lang = lang;
@@ -58,6 +60,7 @@ export class UnsupportedLanguageError extends EffectRefusal {
  *
  * @example Capturing a block's output
  * ```ts
+ * import assert from "node:assert/strict";
  * import { HostShell } from "./host-shell.ts";
  * const shell = new HostShell(Deno.cwd());
  * const result = await shell.run({
@@ -69,7 +72,8 @@ export class UnsupportedLanguageError extends EffectRefusal {
  *   onStderr: () => {},
  *   signal: new AbortController().signal,
  * });
- * console.log(result.stdout); // "hello\n"
+ * assert.equal(result.exitCode, 0);
+ * assert.equal(result.stdout, "hello\n");
  * ```
  */
 export class HostShell implements ShellProvider {

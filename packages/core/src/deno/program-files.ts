@@ -22,7 +22,7 @@ export type DocumentReadProblem = "missing" | "directory" | "permission";
 
 /** The root document named cannot be read; the message names it as given and says why. */
 export class DocumentReadError extends Error {
-  /** The class name, as user-facing errors are recognized by. */
+  /** The class name, by which the CLI recognizes the error. */
   override name = "DocumentReadError";
   /** The path as the caller gave it. */
   readonly path: string;

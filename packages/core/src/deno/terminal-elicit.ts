@@ -15,10 +15,12 @@ import type { JsonValue } from "../json/json-value.ts";
 
 /** An `<Elicit>` question that cannot be answered: a malformed `--answer`, no terminal, or closed input. */
 export class ElicitAnswerError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "ElicitAnswerError";
   /** The binding name (`as`) of the question. */
   readonly binding: string;
 
+  /** The question bound as `binding` cannot be answered, as `message` says. */
   constructor(binding: string, message: string, options?: ErrorOptions) {
     super(message, options);
     this.binding = binding;
@@ -48,6 +50,7 @@ export interface TerminalElicitOptions {
  *
  * @example Answering from a flag
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TerminalElicit } from "./terminal-elicit.ts";
  * const elicit = new TerminalElicit({
  *   answers: new Map([["approval", '{"ok":true}']]),
@@ -60,7 +63,7 @@ export interface TerminalElicitOptions {
  *   schema: { type: "object" },
  *   signal: new AbortController().signal,
  * });
- * console.log(answer); // { ok: true }
+ * assert.deepEqual(answer, { ok: true });
  * ```
  */
 export class TerminalElicit implements ElicitProvider {

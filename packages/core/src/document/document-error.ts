@@ -12,22 +12,28 @@ import { formatPosition, type SourcePosition } from "./source-position.ts";
  *
  * @example Formatting a refusal
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DocumentError } from "@xmd/core";
  * const error = new DocumentError("Unknown component <Fiel>: use a built-in or add Fiel.md", {
  *   file: "doc.md",
  *   line: 3,
  *   column: 1,
  * });
- * console.log(error.message); // "doc.md:3:1: Unknown component <Fiel>: ..."
+ * assert.equal(
+ *   error.message,
+ *   "doc.md:3:1: Unknown component <Fiel>: use a built-in or add Fiel.md",
+ * );
  * ```
  */
 export class DocumentError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "DocumentError";
   /** Where the problem is. */
   readonly position: SourcePosition;
   /** The message without its position prefix. */
   readonly reason: string;
 
+  /** A refusal for `reason` at `position`; the message is both, `file:line:column: reason`. */
   constructor(reason: string, position: SourcePosition, options?: ErrorOptions) {
     super(`${formatPosition(position)}: ${reason}`, options);
     this.position = position;

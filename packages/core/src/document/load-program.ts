@@ -42,6 +42,7 @@ export function componentCandidates(name: string): string[] {
  *
  * @example Loading a program from memory
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadProgram } from "@xmd/core";
  * const files: Record<string, string> = {
  *   "Hi.md": "---\nprops:\n  name: { type: string }\n---\n\nHello {props.name}!\n",
@@ -50,7 +51,8 @@ export function componentCandidates(name: string): string[] {
  *   { file: "doc.md", text: '<Hi name="Ada" />\n' },
  *   (label) => Promise.resolve(files[label]),
  * );
- * console.log([...program.components.keys()]); // ["Hi"]
+ * assert.deepEqual([...program.components.keys()], ["Hi"]);
+ * assert.deepEqual([...program.sources.keys()], ["doc.md", "Hi.md"]);
  * ```
  */
 export async function loadProgram(

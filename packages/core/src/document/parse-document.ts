@@ -82,9 +82,11 @@ const COMPONENT_NAME = /^[A-Z][A-Za-z0-9]*(\.[A-Z][A-Za-z0-9]*)*$/;
  *
  * @example Parsing a document
  * ```ts
- * import { parseDocument } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { parseDocument } from "./parse-document.ts";
  * const doc = parseDocument("# Hello {props.name}\n", "hello.md");
- * console.log(doc.parts.length); // 3
+ * assert.deepEqual(doc.parts.map((part) => part.kind), ["text", "expression"]);
+ * assert.deepEqual(doc.parts[0], { kind: "text", text: "# Hello " });
  * ```
  */
 export function parseDocument(

@@ -17,6 +17,7 @@ import type { JsonValue } from "../json/json-value.ts";
  * continued with a valid answer. The message never echoes the answer.
  */
 export class AnswerSchemaError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "AnswerSchemaError";
 }
 

@@ -12,6 +12,7 @@ export class EffectRefusal extends Error {
   /** A POSIX code or another stable code, if any. */
   readonly code: string | undefined;
 
+  /** A refusal saying `message`, with its stable `code` if it has one. */
   constructor(message: string, options?: ErrorOptions & { code?: string }) {
     super(message, options);
     this.code = options?.code;

@@ -21,9 +21,10 @@ export const MAX_NAME_BYTES = 255;
  *
  * @example Checking a path
  * ```ts
- * import { pathLengthProblem } from "@xmd/core";
- * console.log(pathLengthProblem("notes/a.txt")); // undefined
- * console.log(pathLengthProblem("x".repeat(256))); // "a name in it is longer than 255 bytes"
+ * import assert from "node:assert/strict";
+ * import { pathLengthProblem } from "@xmd/core/protocol";
+ * assert.equal(pathLengthProblem("notes/a.txt"), undefined);
+ * assert.equal(pathLengthProblem("x".repeat(256)), "a name in it is longer than 255 bytes");
  * ```
  */
 export function pathLengthProblem(path: string): string | undefined {

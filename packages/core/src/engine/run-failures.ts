@@ -10,10 +10,12 @@ import type { ErrorRecord } from "../journal/events.ts";
 
 /** An effect settled with an error: live or replayed, it is the same error. */
 export class EffectFailure extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "EffectFailure";
   /** The recorded error (its name is the original class name, e.g. `FileSystemError`). */
   readonly record: ErrorRecord;
 
+  /** The recorded error `record` of the effect at `position`. */
   constructor(record: ErrorRecord, position: SourcePosition) {
     super(`${formatPosition(position)}: ${record.message}`);
     this.record = record;
@@ -22,6 +24,7 @@ export class EffectFailure extends Error {
 
 /** The run was cancelled (Ctrl-C); the current effect was journaled as `cancelled`. */
 export class CancelledError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "CancelledError";
 
   constructor() {
@@ -31,12 +34,14 @@ export class CancelledError extends Error {
 
 /** The run reached an `<Elicit>` with no answer under a suspending provider; its request is journaled. */
 export class SuspendedError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "SuspendedError";
   /** The suspension to answer. */
   readonly suspensionId: string;
   /** The 1-based journal event number of the `suspension_request`. */
   readonly eventNumber: number;
 
+  /** A run suspended on `suspensionId`, requested at journal event `eventNumber`. */
   constructor(suspensionId: string, eventNumber: number) {
     super(`Suspended on ${suspensionId}`);
     this.suspensionId = suspensionId;

@@ -32,10 +32,12 @@ export type { Scope } from "./scope.ts";
  *
  * @example Evaluating against bindings
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileSource } from "./expression.ts";
  * const expression = compileSource("props.name.toUpperCase()", { file: "doc.md", line: 3, column: 2 });
  * const value = expression.evaluate((name) => (name === "props" ? { name: "ada" } : undefined));
- * console.log(value, expression.identifiers); // "ADA" ["props"]
+ * assert.equal(value, "ADA");
+ * assert.deepEqual(expression.identifiers, ["props"]);
  * ```
  */
 export interface CompiledExpression {
@@ -61,6 +63,7 @@ export interface CompiledExpression {
  *
  * @example Compiling an expression parsed by micromark
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromMarkdown } from "mdast-util-from-markdown";
  * import { mdxjs } from "micromark-extension-mdxjs";
  * import { mdxFromMarkdown } from "mdast-util-mdx";
@@ -72,7 +75,7 @@ export interface CompiledExpression {
  * });
  * const paragraph = tree.children[0] as { children: { data?: { estree?: Program } }[] };
  * const expression = compileEstree(paragraph.children[1].data!.estree!, "doc.md");
- * console.log(expression.evaluate(() => ({ name: "Ada" }))); // "Ada"
+ * assert.equal(expression.evaluate(() => ({ name: "Ada" })), "Ada");
  * ```
  */
 export function compileEstree(program: estree.Program, file: string): CompiledExpression {
@@ -110,12 +113,12 @@ export function compileEstree(program: estree.Program, file: string): CompiledEx
  *
  * @example Positions are absolute in the document
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileSource } from "./expression.ts";
- * try {
- *   compileSource("a +\n  b++", { file: "doc.md", line: 5, column: 10 });
- * } catch (error) {
- *   console.log((error as Error).message); // "doc.md:6:3: Increment and decrement are not allowed…"
- * }
+ * assert.throws(
+ *   () => compileSource("a +\n  b++", { file: "doc.md", line: 5, column: 10 }),
+ *   /^DocumentError: doc\.md:6:3: Increment and decrement are not allowed/,
+ * );
  * ```
  */
 export function compileSource(source: string, start: SourcePosition): CompiledExpression {

@@ -13,10 +13,12 @@ import type { JsonValue } from "../json/json-value.ts";
  *
  * @example A scope over a map of bindings
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { Scope } from "./scope.ts";
  * const bindings = new Map([["props", { name: "Ada" }]]);
  * const scope: Scope = (name) => bindings.get(name);
- * console.log(scope("props")); // { name: "Ada" }
+ * assert.deepEqual(scope("props"), { name: "Ada" });
+ * assert.equal(scope("meta"), undefined);
  * ```
  */
 export type Scope = (name: string) => JsonValue | undefined;

@@ -38,21 +38,20 @@ const MAX_ALTERNATIVES = 1024;
  *
  * @example Refusing an absolute pattern
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileGlob, GlobPatternError } from "./glob-pattern.ts";
- * try {
- *   compileGlob("/etc/*");
- * } catch (error) {
- *   console.log(error instanceof GlobPatternError); // true
- * }
+ * assert.throws(() => compileGlob("/etc/*"), GlobPatternError);
  * ```
  */
 export class GlobPatternError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "GlobPatternError";
   /** The refused pattern. */
   readonly pattern: string;
   /** What is wrong with it, without the pattern. */
   readonly reason: string;
 
+  /** A refusal of `pattern` for `reason`. */
   constructor(pattern: string, reason: string, options?: ErrorOptions) {
     super(`Cannot compile glob "${pattern}": ${reason}`, options);
     this.pattern = pattern;
@@ -75,10 +74,11 @@ type Node = Atom | { kind: "alternation"; options: Node[][] };
  *
  * @example Matching TypeScript sources
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileGlob } from "./glob-pattern.ts";
  * const isSource = compileGlob("src/**\/*.{ts,tsx}");
- * console.log(isSource("src/a/b.tsx")); // true
- * console.log(isSource("test/a.ts")); // false
+ * assert.equal(isSource("src/a/b.tsx"), true);
+ * assert.equal(isSource("test/a.ts"), false);
  * ```
  */
 export function compileGlob(pattern: string): (path: string) => boolean {

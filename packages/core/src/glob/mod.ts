@@ -5,9 +5,10 @@
  *
  * @example Listing matches
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compileGlob } from "./mod.ts";
  * const isMarkdown = compileGlob("**\/*.md");
- * console.log(["a.md", "b/c.md", "d.txt"].filter(isMarkdown)); // ["a.md", "b/c.md"]
+ * assert.deepEqual(["a.md", "b/c.md", "d.txt"].filter(isMarkdown), ["a.md", "b/c.md"]);
  * ```
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * The journal's durable events, as zod schemas: every event read from any
+ * The journal's durable events and their schemas: every event read from any
  * stream is parsed strictly, never cast.
  *
  * - `yield`: an effect settled; appended before the expansion continues.
@@ -9,18 +9,21 @@
  */
 import { z } from "zod";
 import type { JsonValue } from "../json/json-value.ts";
+import type { Schema } from "../json/schema.ts";
 
-/** A JSON value schema (finite numbers, plain objects and arrays). */
-export const JsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
+const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
   z.union([
     z.null(),
     z.boolean(),
     z.number().refine(Number.isFinite),
     z.string(),
-    z.array(JsonValueSchema),
-    z.record(z.string(), JsonValueSchema),
+    z.array(jsonValueSchema),
+    z.record(z.string(), jsonValueSchema),
   ])
 );
+
+/** A JSON value schema (finite numbers, plain objects and arrays). */
+export const JsonValueSchema: Schema<JsonValue> = jsonValueSchema;
 
 /** An error as recorded: its class name and message (never a stored value). */
 export interface ErrorRecord {
@@ -82,9 +85,8 @@ const ErrorRecordSchema = z.object({
   code: z.string().optional(),
 }).strict();
 
-/** How an effect or a coroutine settled, parsed strictly. */
-export const ResultSchema: z.ZodType<Result> = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("ok"), value: JsonValueSchema }).strict(),
+const resultSchema: z.ZodType<Result> = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("ok"), value: jsonValueSchema }).strict(),
   z.object({ status: z.literal("err"), error: ErrorRecordSchema }).strict(),
   z.object({ status: z.literal("cancelled") }).strict(),
 ]);
@@ -92,19 +94,21 @@ export const ResultSchema: z.ZodType<Result> = z.discriminatedUnion("status", [
 const DescriptionSchema = z.object({
   type: z.string().min(1),
   name: z.string().min(1),
-}).catchall(JsonValueSchema);
+}).catchall(jsonValueSchema);
 
-/** Any journal event, parsed strictly. */
-export const JournalEventSchema: z.ZodType<JournalEvent> = z.discriminatedUnion("type", [
+const journalEventSchema: z.ZodType<JournalEvent> = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("yield"),
     coroutineId: CoroutineIdSchema,
     description: DescriptionSchema,
-    result: ResultSchema,
+    result: resultSchema,
   }).strict(),
   z.object({
     type: z.literal("close"),
     coroutineId: CoroutineIdSchema,
-    result: ResultSchema,
+    result: resultSchema,
   }).strict(),
 ]) as z.ZodType<JournalEvent>;
+
+/** Any journal event, parsed strictly. */
+export const JournalEventSchema: Schema<JournalEvent> = journalEventSchema;

@@ -19,12 +19,14 @@ export type DivergenceKind =
  * The document no longer matches its recorded history. Nothing is appended.
  */
 export class DivergenceError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "DivergenceError";
   /** What differs. */
   readonly kind: DivergenceKind;
   /** 1-based index of the recorded event that differs. */
   readonly eventNumber: number;
 
+  /** The first difference, of `kind`, at recorded event `eventNumber`. */
   constructor(
     kind: DivergenceKind,
     eventNumber: number,
@@ -40,15 +42,18 @@ export class DivergenceError extends Error {
 
 /** A journal file or stream could not be read: malformed content, named by line, never echoed. */
 export class JournalFormatError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "JournalFormatError";
 }
 
 /** An append failed; the journal refuses every later effect and append (fail-stop). */
 export class JournalStoppedError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "JournalStoppedError";
 }
 
 /** A journal could not be written (a missing folder, a full disk). The run stops (fail-stop). */
 export class JournalWriteError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "JournalWriteError";
 }

@@ -20,9 +20,10 @@ export const MAX_JSON_DEPTH = 128;
  *
  * @example Checking an answer
  * ```ts
- * import { nestsDeeperThan } from "@xmd/core";
- * console.log(nestsDeeperThan({ a: [1, 2] }, 2)); // false
- * console.log(nestsDeeperThan([[[]]], 2)); // true
+ * import assert from "node:assert/strict";
+ * import { nestsDeeperThan } from "./json-depth.ts";
+ * assert.equal(nestsDeeperThan({ a: [1, 2] }, 2), false);
+ * assert.equal(nestsDeeperThan([[[]]], 2), true);
  * ```
  */
 export function nestsDeeperThan(value: unknown, max: number = MAX_JSON_DEPTH): boolean {

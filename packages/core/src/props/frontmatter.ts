@@ -32,13 +32,16 @@ const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
  *
  * @example Reading props and metadata
  * ```ts
- * import { parseFrontmatter } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { parseFrontmatter } from "./frontmatter.ts";
  * const { props, meta } = parseFrontmatter(
  *   "title: Release\nrequired: [version]\nprops:\n  version:\n    type: string\n",
  *   "release.md",
  *   2,
  * );
- * console.log(meta.title, props[0].optionName, props[0].required); // "Release" "props-version" true
+ * assert.equal(meta.title, "Release");
+ * assert.equal(props[0].optionName, "props-version");
+ * assert.equal(props[0].required, true);
  * ```
  */
 export function parseFrontmatter(yamlText: string, file: string, startLine: number): Frontmatter {

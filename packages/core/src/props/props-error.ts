@@ -22,13 +22,15 @@ export interface PropsIssue {
  *
  * @example Reporting an invalid prop
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PropsError } from "@xmd/core";
  * const error = new PropsError([{
  *   prop: "count",
  *   source: "--props-count",
  *   message: 'Invalid prop "count" from --props-count: must be a number',
  * }]);
- * console.log(error.issues[0].source); // "--props-count"
+ * assert.equal(error.issues[0].source, "--props-count");
+ * assert.equal(error.message, 'Invalid prop "count" from --props-count: must be a number');
  * ```
  */
 export class PropsError extends Error {

@@ -15,10 +15,14 @@ import type { PropSpec, PropsSpec } from "./props-spec.ts";
  *
  * @example Listing a prop
  * ```ts
- * import { createPropSpec, formatPropsHelp } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { createPropSpec } from "./props-spec.ts";
+ * import { formatPropsHelp } from "./props-help.ts";
  * const spec = [createPropSpec("version", { type: "string", description: "The version" }, true)];
- * console.log(formatPropsHelp(spec));
- * // "  --props-version=<string>  (required) The version  [env XMD_PROPS_VERSION]\n  ..."
+ * assert.match(
+ *   formatPropsHelp(spec),
+ *   /^ {2}--props-version=<string> +\(required\) The version +\[env XMD_PROPS_VERSION\]\n/,
+ * );
  * ```
  */
 export function formatPropsHelp(spec: PropsSpec): string {

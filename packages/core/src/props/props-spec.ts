@@ -39,9 +39,11 @@ const scalarTypes: ReadonlySet<string> = new Set(["string", "number", "integer",
  *
  * @example Naming a camelCase prop
  * ```ts
- * import { createPropSpec } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { createPropSpec } from "./props-spec.ts";
  * const prop = createPropSpec("dryRun", { type: "boolean" }, false);
- * console.log(prop.optionName, prop.envName); // "props-dry-run" "XMD_PROPS_DRY_RUN"
+ * assert.equal(prop.optionName, "props-dry-run");
+ * assert.equal(prop.envName, "XMD_PROPS_DRY_RUN");
  * ```
  */
 export function createPropSpec(name: string, schema: JsonObject, required: boolean): PropSpec {

@@ -44,13 +44,15 @@ const booleanWords: ReadonlyMap<string, boolean> = new Map([
  *
  * @example Options beat the environment
  * ```ts
- * import { createPropSpec, resolveProps } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { createPropSpec } from "./props-spec.ts";
+ * import { resolveProps } from "./resolve-props.ts";
  * const spec = [createPropSpec("dryRun", { type: "boolean", default: false }, false)];
  * const props = resolveProps(spec, {
  *   options: new Map([["props-dry-run", ["yes"]]]),
  *   env: { XMD_PROPS_DRY_RUN: "false" },
  * });
- * console.log(props); // { dryRun: true }
+ * assert.deepEqual(props, { dryRun: true });
  * ```
  */
 export function resolveProps(spec: PropsSpec, sources: PropsSources): JsonObject {

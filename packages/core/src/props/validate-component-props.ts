@@ -19,10 +19,12 @@ import type { PropsSpec } from "./props-spec.ts";
  *
  * @example Applying a default
  * ```ts
- * import { createPropSpec, validateComponentProps } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { createPropSpec } from "./props-spec.ts";
+ * import { validateComponentProps } from "./validate-component-props.ts";
  * const spec = [createPropSpec("count", { type: "number", default: 1 }, false)];
  * const props = validateComponentProps(spec, {}, { file: "doc.md", line: 4, column: 1 }, "Greeting");
- * console.log(props); // { count: 1 }
+ * assert.deepEqual(props, { count: 1 });
  * ```
  */
 export function validateComponentProps(

@@ -16,18 +16,21 @@ const NO_SECRET_DETECTION_HINT =
  *
  * @example Refusing a journal event
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SecretDetectedError } from "@xmd/core";
  * const error = new SecretDetectedError('journal event "File doc.md:3:1"', "aws-access-key-id");
- * console.log(error.message); // 'Cannot persist journal event "File doc.md:3:1": it contains ...'
+ * assert.match(error.message, /^Cannot persist journal event "File doc\.md:3:1": it contains /);
  * ```
  */
 export class SecretDetectedError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "SecretDetectedError";
   /** The kind of secret found, such as `aws-access-key-id` or `credential-field`. */
   readonly ruleId: string;
   /** What was refused, as the caller labelled it (`journal event "File doc.md:3:1"`). */
   readonly where: string;
 
+  /** A refusal to persist `where`, which rule `ruleId` matched. */
   constructor(where: string, ruleId: string) {
     super(
       `Cannot persist ${where}: it contains what looks like a secret (rule ${ruleId}). ` +
@@ -52,16 +55,19 @@ export interface SecretScanFailure {
  *
  * @example Refusing after a scanner failure
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SecretScanError } from "@xmd/core";
  * const error = new SecretScanError('journal event "File doc.md:3:1"', new TypeError("boom"));
- * console.log(error.cause); // { name: "TypeError" }
+ * assert.deepEqual(error.cause, { name: "TypeError" });
  * ```
  */
 export class SecretScanError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "SecretScanError";
   /** What was refused, as the caller labelled it. */
   readonly where: string;
 
+  /** A refusal to persist `where` because the scan threw `thrown` (kept only as its class name). */
   constructor(where: string, thrown: unknown) {
     // A failed scan is a bug in the gate, not in the text: retrying would fail the same way.
     super(

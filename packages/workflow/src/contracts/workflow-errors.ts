@@ -7,16 +7,19 @@
 
 /** A file that is not an xmd run database (another SQLite file, or not SQLite at all). */
 export class WorkflowDatabaseFormatError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "WorkflowDatabaseFormatError";
 }
 
 /** A run database written by a newer xmd. */
 export class WorkflowSchemaVersionError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "WorkflowSchemaVersionError";
 }
 
 /** A run database that is ours but damaged or partially initialized. Nothing is repaired. */
 export class WorkflowDatabaseCorruptError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "WorkflowDatabaseCorruptError";
 }
 
@@ -26,10 +29,12 @@ export class WorkflowDatabaseCorruptError extends Error {
  * stopped half-way whose rollback journal only a writer can apply.
  */
 export class RunDatabaseAccessError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunDatabaseAccessError";
   /** Which of the two it is. */
   readonly reason: "read-only-folder" | "unfinished-write";
 
+  /** A refusal saying `message`, for `reason`. */
   constructor(
     message: string,
     reason: "read-only-folder" | "unfinished-write",
@@ -42,31 +47,37 @@ export class RunDatabaseAccessError extends Error {
 
 /** No run has this id. */
 export class RunNotFoundError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunNotFoundError";
 }
 
 /** Another executor holds the run. */
 export class RunBusyError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunBusyError";
 }
 
 /** The request does not fit the run's state (resume a failed run, answer a run that is not suspended…). */
 export class RunStateError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunStateError";
 }
 
 /** `start --id` names an existing run whose definition, target or props differ. */
 export class RunConflictError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunConflictError";
 }
 
 /** An answer refused: not JSON, wrong suspension, fails its schema, already answered. */
 export class AnswerRefusedError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "AnswerRefusedError";
 }
 
 /** The executor lost its claim on the run (another executor took over). */
 export class ExecutorLostError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "ExecutorLostError";
 }
 
@@ -75,12 +86,14 @@ export class ExecutorLostError extends Error {
  * a path the host cannot create there. Nothing was written.
  */
 export class ExportRefusedError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "ExportRefusedError";
   /** The host's POSIX code, when the host refused (`ENAMETOOLONG`, `ENOTDIR`, …). */
   readonly code?: string;
   /** The Workspace path the host refused, when it was not the target itself. */
   readonly path?: string;
 
+  /** A refused export saying `message`, with the host's `code` and the Workspace `path` when known. */
   constructor(message: string, options?: ErrorOptions & { code?: string; path?: string }) {
     super(message, options);
     this.code = options?.code;
@@ -94,15 +107,18 @@ export class ExportRefusedError extends Error {
  * its changes are discarded; the run is left `interrupted`, to resume.
  */
 export class ShellLostError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "ShellLostError";
 }
 
 /** This process may not start the shell interpreter a document's exec blocks need. Nothing was created. */
 export class WorkerShellPermissionError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "WorkerShellPermissionError";
 }
 
 /** The runs folder cannot hold runs: it is not a directory, or the host refuses to create or read it. */
 export class RunsFolderError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunsFolderError";
 }

@@ -21,16 +21,14 @@
  * @module
  */
 import {
-  answerProblems,
   canonicalJson,
   createSecretGate,
   disabledSecretGate,
   type JsonValue,
-  MAX_JSON_DEPTH,
-  nestsDeeperThan,
   type Program,
   sha256Hex,
 } from "@xmd/core";
+import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan } from "@xmd/core/internal";
 import { join } from "node:path";
 import type { PendingSuspension } from "../contracts/run-record.ts";
 import {

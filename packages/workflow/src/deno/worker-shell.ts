@@ -51,6 +51,7 @@ import {
 
 /** A block Worker Shell cannot run (another language, an interpreter failure, out of memory). */
 export class WorkerShellError extends EffectRefusal {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "WorkerShellError";
 }
 

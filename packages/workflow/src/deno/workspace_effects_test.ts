@@ -11,11 +11,8 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { type JournalEvent, loadProgram } from "@xmd/core";
-import {
-  LocalWorkflowHost,
-  type LocalWorkflowHostOptions,
-  openRunDatabase,
-} from "@xmd/workflow/deno";
+import { LocalWorkflowHost, type LocalWorkflowHostOptions } from "@xmd/workflow/deno";
+import { openRunDatabase } from "@xmd/workflow/deno/internal";
 import { runXmd } from "../../../cli/src/deno/_run-xmd.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";

@@ -13,11 +13,12 @@ import {
   type Part,
   type Program,
   type ShellProvider,
-  walkElements,
 } from "@xmd/core";
+import { walkElements } from "@xmd/core/internal";
 
 /** An effect this host cannot perform in a workflow run. */
 export class NotAvailableInWorkflowError extends EffectRefusal {
+  /** The class name, by which the CLI and journals recognize the error. */
   override name = "NotAvailableInWorkflowError";
 }
 

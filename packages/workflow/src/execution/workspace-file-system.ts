@@ -12,13 +12,8 @@
  *
  * @module
  */
-import {
-  compileGlob,
-  FileSystemError,
-  type FileSystemProvider,
-  fileSystemRefusal,
-  type MissingKind,
-} from "@xmd/core";
+import { FileSystemError, type FileSystemProvider } from "@xmd/core";
+import { compileGlob, fileSystemRefusal, type MissingKind } from "@xmd/core/internal";
 import { compareUtf8, type Workspace } from "../workspace/workspace.ts";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });

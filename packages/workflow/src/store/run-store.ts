@@ -18,6 +18,7 @@ import {
   JournalEventSchema,
   type JsonObject,
   type JsonValue,
+  type Schema,
   sha256Hex,
 } from "@xmd/core/protocol";
 import { z } from "zod";
@@ -461,7 +462,7 @@ export class RunStore {
     return this.#parseRow(rows[0], RunRowSchema, "run record");
   }
 
-  #parseRow<T>(row: SqlRow, schema: z.ZodType<T>, what: string): T {
+  #parseRow<T>(row: SqlRow, schema: Schema<T>, what: string): T {
     const parsed = schema.safeParse(row);
     if (!parsed.success) {
       throw new WorkflowDatabaseCorruptError(
@@ -473,7 +474,7 @@ export class RunStore {
     return parsed.data;
   }
 
-  #parseJson<T>(text: string, schema: z.ZodType<T>, what: string): T {
+  #parseJson<T>(text: string, schema: Schema<T>, what: string): T {
     let raw: unknown;
     try {
       raw = JSON.parse(text);

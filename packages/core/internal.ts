@@ -1,0 +1,15 @@
+/**
+ * `@xmd/core/internal`: what the other xmd packages use of the engine's
+ * insides. **Unstable**: not part of the public API, no compatibility is
+ * promised between versions, and nothing outside this repository should
+ * import it; a library user reaches everything it needs from `@xmd/core`,
+ * `@xmd/core/protocol` and `@xmd/core/deno`.
+ *
+ * @module
+ */
+export { walkElements } from "./src/document/load-program.ts";
+export { answerProblems } from "./src/engine/answer-schema.ts";
+export { fileSystemRefusal, type MissingKind } from "./src/engine/file-system-refusal.ts";
+export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
+export { compileGlob } from "./src/glob/glob-pattern.ts";
+export { didYouMean } from "./src/text/did-you-mean.ts";
