@@ -160,3 +160,30 @@ Deno.test("Public surface: deno task doc:lint lints every entry the packages exp
   assert.equal(steps[2], "deno task -q doc:lint");
   assert.match(steps[4], /^deno test /);
 });
+
+/** Every `.ts` file of the packages that is no test, relative to the root. */
+async function sourceFiles(folder = "packages"): Promise<string[]> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(root(folder))) {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory && entry.name !== "node_modules") files.push(...await sourceFiles(path));
+    else if (entry.isFile && path.endsWith(".ts") && !/_test\.ts$|\/_test-/.test(path)) {
+      files.push(path);
+    }
+  }
+  return files;
+}
+
+Deno.test("Public surface: every @example asserts what it shows instead of printing it", async () => {
+  const printing: string[] = [];
+  let examples = 0;
+  for (const file of await sourceFiles()) {
+    const text = await Deno.readTextFile(root(file));
+    for (const block of text.matchAll(/^ *\* ```ts\b(.*)\n([\s\S]*?)^ *\* ```$/gm)) {
+      examples++;
+      if (/\bconsole\.\w+\(/.test(block[2])) printing.push(`${file}: ${block[0].split("\n")[1]}`);
+    }
+  }
+  assert.ok(examples > 30, `only ${examples} examples found: the scan is broken`);
+  assert.deepEqual(printing, []);
+});

@@ -45,9 +45,11 @@ function describe(code: FileSystemErrorCode, missing: MissingKind): string {
  *
  * @example Wording a missing file
  * ```ts
- * import { fileSystemRefusal } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { fileSystemRefusal } from "./file-system-refusal.ts";
  * const error = fileSystemRefusal("ENOENT", "read", "files/missing.txt");
- * console.log(error.message); // 'Cannot read "files/missing.txt": no such file (ENOENT)'
+ * assert.equal(error.message, 'Cannot read "files/missing.txt": no such file (ENOENT)');
+ * assert.equal(error.code, "ENOENT");
  * ```
  */
 export function fileSystemRefusal(

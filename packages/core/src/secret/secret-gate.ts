@@ -56,8 +56,10 @@ export function createSecretGate(): SecretGate {
  *
  * @example Accepting a secret
  * ```ts
+ * import assert from "node:assert/strict";
  * import { disabledSecretGate } from "@xmd/core";
- * await disabledSecretGate.check("AKIA" + "QYLPMN5HHHFPZAM2", "answer");
+ * await assert.doesNotReject(disabledSecretGate.check("AKIA" + "QYLPMN5HHHFPZAM2", "answer"));
+ * assert.equal(disabledSecretGate.off, true);
  * ```
  */
 export const disabledSecretGate: SecretGate = Object.freeze({

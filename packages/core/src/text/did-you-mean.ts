@@ -15,8 +15,8 @@
  *
  * @example A transposed modifier
  * ```ts
- * import { didYouMean } from "@xmd/core";
  * import assert from "node:assert/strict";
+ * import { didYouMean } from "./did-you-mean.ts";
  * assert.equal(didYouMean("sielnt", ["silent", "timeout", "as"]), "silent");
  * assert.equal(didYouMean("xyz", ["silent", "timeout", "as"]), undefined);
  * ```
