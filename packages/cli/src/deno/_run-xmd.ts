@@ -45,22 +45,33 @@ export async function runXmd(
   };
 }
 
+/** The command line that runs `xmd <args>`: Deno, then its arguments. */
+export function xmdCommandLine(args: readonly string[]): string[] {
+  return [Deno.execPath(), "run", "--allow-all", "--quiet", `--config=${CONFIG}`, MAIN, ...args];
+}
+
+/** The clean environment `xmd` runs with, plus `env`. */
+export function xmdEnvironment(env: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: Deno.env.get("HOME") ?? "/tmp",
+    DENO_DIR,
+    NO_COLOR: "1",
+    ...env,
+  };
+}
+
 /** Starts `xmd <args>` with piped output, for tests that signal it. */
 export function spawnXmd(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string> },
 ): Deno.ChildProcess {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", `--config=${CONFIG}`, MAIN, ...args],
+  const [command, ...rest] = xmdCommandLine(args);
+  return new Deno.Command(command, {
+    args: rest,
     cwd: options.cwd,
     clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: Deno.env.get("HOME") ?? "/tmp",
-      DENO_DIR,
-      NO_COLOR: "1",
-      ...options.env,
-    },
+    env: xmdEnvironment(options.env),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

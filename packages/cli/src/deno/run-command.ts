@@ -22,10 +22,12 @@ import {
   HostShell,
   JsonlStream,
   TerminalElicit,
+  TerminalLine,
   typedPositions,
 } from "@xmd/core/deno";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
+import { checkAnswers } from "./run-answers.ts";
 import { parseRunArguments, type RunArguments } from "./run-arguments.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -72,13 +74,12 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
   using file = journalPath === undefined
     ? undefined
     : new JsonlStream(io.resolve(journalPath), journalPath);
-  if (options.journal !== undefined && (await file!.readAll()).length > 0) {
+  const history = file ? await file.readAll() : [];
+  if (options.journal !== undefined && history.length > 0) {
     throw new UsageError(
       `Cannot start journal "${options.journal}": it already holds events. Continue it with --replay=${options.journal}, or choose a new file`,
     );
   }
-  // A journal that cannot be written is refused before anything runs.
-  if (options.journal !== undefined) await file!.open();
   const stream: DurableStream = file ?? new MemoryStream();
   const gate = options.noSecretDetection || !file ? disabledSecretGate : createSecretGate();
   const journal = await Journal.open(stream, gate);
@@ -93,7 +94,19 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
         : `Cannot replay "${options.replay}": it holds no events. Start a journal with --journal=${options.replay}`,
     );
   }
+  checkAnswers({
+    program,
+    props,
+    answers: options.answers,
+    interactive: io.interactive,
+    history,
+    typed: typedPositions(options.document, program),
+  });
+  // A journal that cannot be written is refused before anything runs.
+  if (options.journal !== undefined) await file!.open();
   const completed = journal.state === "completed";
+  // Prompts start on a line of their own, whatever the document printed last.
+  const line = new TerminalLine();
   const outcome = await runProgram({
     program,
     props,
@@ -103,12 +116,13 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
       elicit: new TerminalElicit({
         answers: options.answers,
         interactive: io.interactive,
-        stderr: io.stderr,
+        stderr: line.follow(io.stderr),
+        line,
       }),
     },
     journal,
-    stdout: io.stdout,
-    stderr: io.stderr,
+    stdout: line.follow(io.stdout),
+    stderr: line.follow(io.stderr),
     signal: io.signal,
   });
   switch (outcome.status) {

@@ -33,3 +33,4 @@ export {
   TerminalElicit,
   type TerminalElicitOptions,
 } from "./terminal-elicit.ts";
+export { TerminalLine } from "./terminal-line.ts";

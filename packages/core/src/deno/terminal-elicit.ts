@@ -2,16 +2,27 @@
  * The `<Elicit>` questions of `xmd run`: answered by `--answer name=<json>`
  * flags first, then on the terminal, and refused when neither is possible.
  *
- * Invariant: a question is never left waiting on input that cannot come — with
- * no supplied answer and no terminal, asking fails at once and says which flag
- * to pass. Error messages name the binding but never echo an answer.
- * Validating the answer against the schema is the engine's job, not this
- * module's.
+ * Invariants: a question is never left waiting on input that cannot come —
+ * with no supplied answer and no terminal, asking fails at once and says
+ * which flag to pass. A typed answer is returned only once it satisfies the
+ * schema; anything else is asked again, so a slip of the keyboard never ends
+ * a run. Messages name the binding but never echo an answer.
  *
  * @module
  */
+import type { AnswerProblem } from "../engine/answer-schema.ts";
+import { formatAnswerProblems } from "../engine/answer-schema.ts";
 import type { ElicitProvider, ElicitRequest } from "../engine/providers.ts";
-import type { JsonValue } from "../json/json-value.ts";
+import type { JsonObject, JsonValue } from "../json/json-value.ts";
+import {
+  answerForm,
+  type FieldForm,
+  parseJson,
+  promptOf,
+  readLine,
+  type ValueForm,
+} from "./_answer-form.ts";
+import type { TerminalLine } from "./terminal-line.ts";
 
 /** An `<Elicit>` question that cannot be answered: a malformed `--answer`, no terminal, or closed input. */
 export class ElicitAnswerError extends Error {
@@ -37,16 +48,26 @@ export interface TerminalElicitOptions {
   stdin?: ReadableStream<Uint8Array>;
   /** Where the question and prompt are written. */
   stderr: (text: string) => void;
+  /**
+   * Where the terminal's cursor is, when the run's output is followed
+   * ({@linkcode TerminalLine}): a question then starts on a new line after
+   * output that ended mid-line. Without it the cursor is taken to be at the
+   * start of a line.
+   */
+  line?: TerminalLine;
 }
 
 /**
  * An {@linkcode ElicitProvider} for a terminal.
  *
- * A supplied answer must be JSON. A typed line is read as JSON, with two
- * conveniences: when the schema's `type` is (or includes) `"string"`, a line
- * that is not a JSON string is taken verbatim (trimmed), so `1.4.0` needs no
- * quotes; when it is (or includes) `"boolean"`, `y`, `yes`, `n` and `no` are
- * accepted in any case. A line that is not JSON is asked for again.
+ * A supplied answer must be JSON. On the terminal the question is written on
+ * a line of its own, then a prompt shaped by the schema: `(y/n)` for a
+ * boolean, a numbered list for an `enum` (or `const`), bare text for a string,
+ * one prompt per property for an object with `properties` (where an empty
+ * line leaves an optional property out, and a JSON object typed at the first
+ * prompt answers the whole question), and JSON for anything else. `?` shows
+ * the schema. A line that means nothing under the prompt, or an answer that
+ * fails the schema, is explained and asked again.
  *
  * @example Answering from a flag
  * ```ts
@@ -61,6 +82,7 @@ export interface TerminalElicitOptions {
  *   name: "approval",
  *   question: "Publish?",
  *   schema: { type: "object" },
+ *   problems: () => [],
  *   signal: new AbortController().signal,
  * });
  * assert.deepEqual(answer, { ok: true });
@@ -71,6 +93,7 @@ export class TerminalElicit implements ElicitProvider {
   readonly #interactive: boolean;
   readonly #stdin: ReadableStream<Uint8Array> | undefined;
   readonly #stderr: (text: string) => void;
+  readonly #line: TerminalLine | undefined;
   #lines: LineReader | undefined;
 
   /** Answers from `options.answers`, else from `options.stdin` when `options.interactive`. */
@@ -79,16 +102,17 @@ export class TerminalElicit implements ElicitProvider {
     this.#interactive = options.interactive;
     this.#stdin = options.stdin;
     this.#stderr = options.stderr;
+    this.#line = options.line;
   }
 
   /**
    * Returns the answer to one question. Rejects with an
    * {@linkcode ElicitAnswerError} for a supplied answer that is not JSON, when
    * there is neither a supplied answer nor a terminal, or when input ends
-   * before a line is typed; rejects with the signal's reason on abort.
+   * before an answer is typed; rejects with the signal's reason on abort.
    */
   async ask(request: ElicitRequest): Promise<JsonValue> {
-    const { name, question, schema, signal } = request;
+    const { name, question, signal } = request;
     signal.throwIfAborted();
     const supplied = this.#answers.get(name);
     if (supplied !== undefined) {
@@ -105,47 +129,133 @@ export class TerminalElicit implements ElicitProvider {
       );
     }
     this.#lines ??= new LineReader(this.#stdin ?? Deno.stdin.readable);
-    this.#stderr(`${question.trimEnd()}\n${JSON.stringify(schema)}\n> `);
+    const text = question.trim() === "" ? `Answer "${name}":` : question.trimEnd();
+    this.#write(`${this.#line && !this.#line.atLineStart ? "\n" : ""}${text}\n`);
+    const form = answerForm(request.schema);
+    return form.kind === "fields"
+      ? await this.#fields(form.fields, request)
+      : await this.#value(form, "", request);
+  }
+
+  /** Asks for one value until it satisfies the schema. */
+  async #value(form: ValueForm, indent: string, request: ElicitRequest): Promise<JsonValue> {
     for (;;) {
-      const line = await this.#lines.read(signal);
-      if (line === undefined) {
-        throw new ElicitAnswerError(
-          name,
-          `Cannot ask "${name}": stdin ended before an answer was typed. Pass --answer ${name}=<json>.`,
-        );
-      }
-      const answer = interpret(line.trim(), schema);
-      if (answer !== undefined) return answer;
-      this.#stderr("That is not JSON; type a JSON value.\n> ");
+      const reading = await this.#read(form, indent, "", request);
+      if (reading.kind !== "value") continue;
+      const problems = request.problems(reading.value);
+      if (problems.length === 0) return reading.value;
+      this.#write(mismatch(problems));
     }
   }
-}
 
-/** The JSON value of `text`, or `undefined` when it is not JSON. */
-function parseJson(text: string): JsonValue | undefined {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+  /**
+   * Asks for an object property by property; after a mismatch, asks again
+   * for the properties it names (all of them when it names none).
+   */
+  async #fields(fields: FieldForm[], request: ElicitRequest): Promise<JsonValue> {
+    const answer: JsonObject = {};
+    let asking = fields;
+    for (;;) {
+      let whole: JsonValue | undefined;
+      for (const [index, field] of asking.entries()) {
+        if (field.description) this.#write(`  ${field.description}\n`);
+        const wholeAllowed = index === 0 && asking === fields;
+        const reading = await this.#read(field.form, "  ", field.name, request, {
+          optional: !field.required,
+          whole: wholeAllowed,
+        });
+        if (reading.kind === "whole") {
+          whole = reading.value;
+          break;
+        }
+        if (reading.kind === "skip") delete answer[field.name];
+        else answer[field.name] = reading.value;
+      }
+      const candidate = whole ?? answer;
+      const problems = request.problems(candidate);
+      if (problems.length === 0) return candidate;
+      this.#write(mismatch(problems));
+      const named = new Set(problems.map((problem) => fieldOf(problem)));
+      const again = fields.filter((field) => named.has(field.name));
+      asking = whole !== undefined || again.length !== named.size ? fields : again;
+    }
+  }
+
+  /**
+   * Prompts once per line until the line means something under `form`:
+   * `?` shows the schema, a meaningless line is explained. For a field, an
+   * empty optional line means "left out" and a JSON object at the first
+   * field may answer the whole question.
+   */
+  async #read(
+    form: ValueForm,
+    indent: string,
+    label: string,
+    request: ElicitRequest,
+    field?: { optional: boolean; whole: boolean },
+  ): Promise<Reading> {
+    const { hint, lines } = promptOf(form);
+    const hints = [hint, ...(field?.optional ? ["optional, Enter skips"] : [])]
+      .filter((text) => text !== "");
+    const words = [label, hints.length ? `(${hints.join(", ")})` : ""].filter((word) => word);
+    const prompt = `${indent}${[...words, "> "].join(" ")}`;
+    const choices = lines.map((line) => `${indent}  ${line}\n`).join("");
+    for (;;) {
+      this.#write(choices + prompt);
+      const line = (await this.#next(request)).trim();
+      if (line === "?") {
+        this.#write(
+          `${indent}The answer must match this JSON Schema: ${JSON.stringify(request.schema)}\n`,
+        );
+        continue;
+      }
+      if (field?.optional && line === "") return { kind: "skip" };
+      if (field?.whole && line.startsWith("{")) {
+        const whole = parseJson(line);
+        if (whole !== null && typeof whole === "object" && !Array.isArray(whole)) {
+          return { kind: "whole", value: whole };
+        }
+      }
+      const reading = readLine(form, line);
+      if ("value" in reading) return { kind: "value", value: reading.value };
+      this.#write(`${indent}${reading.retry}\n`);
+    }
+  }
+
+  /** The next typed line; rejects when input has ended. */
+  async #next(request: ElicitRequest): Promise<string> {
+    const line = await this.#lines!.read(request.signal);
+    if (line === undefined) {
+      throw new ElicitAnswerError(
+        request.name,
+        `Cannot ask "${request.name}": stdin ended before an answer was typed. Pass --answer ${request.name}=<json>.`,
+      );
+    }
+    this.#line?.typed();
+    return line;
+  }
+
+  #write(text: string): void {
+    this.#stderr(text);
   }
 }
 
-/** Whether `schema` declares `type` among its types. */
-function declaresType(schema: JsonValue, type: string): boolean {
-  if (schema === null || typeof schema !== "object" || Array.isArray(schema)) return false;
-  const declared = schema.type;
-  return declared === type || (Array.isArray(declared) && declared.includes(type));
+/** What a prompt read: a value, a left-out optional field, or a whole object typed at a field. */
+type Reading =
+  | { kind: "value"; value: JsonValue }
+  | { kind: "skip" }
+  | { kind: "whole"; value: JsonValue };
+
+/** What to say when an answer fails its schema: the problems, never the answer. */
+function mismatch(problems: readonly AnswerProblem[]): string {
+  return `That answer does not match the schema: ${formatAnswerProblems(problems)}. ` +
+    "Try again (? shows the schema).\n";
 }
 
-/** The answer a typed line means under `schema`, or `undefined` when it means nothing. */
-function interpret(line: string, schema: JsonValue): JsonValue | undefined {
-  const parsed = parseJson(line);
-  if (declaresType(schema, "string")) return typeof parsed === "string" ? parsed : line;
-  if (declaresType(schema, "boolean")) {
-    if (/^y(es)?$/i.test(line)) return true;
-    if (/^no?$/i.test(line)) return false;
-  }
-  return parsed;
+/** The top-level property a problem is about, or `""` for the whole answer. */
+function fieldOf(problem: AnswerProblem): string {
+  const [, first] = problem.path.split("/");
+  return first === undefined ? "" : first.replaceAll("~1", "/").replaceAll("~0", "~");
 }
 
 /**

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
+import { compileAnswerSchema } from "../engine/answer-schema.ts";
 import type { ElicitRequest } from "../engine/providers.ts";
 import type { JsonValue } from "../json/json-value.ts";
 import { ElicitAnswerError, TerminalElicit } from "./terminal-elicit.ts";
+import { TerminalLine } from "./terminal-line.ts";
 
-/** A question about `approval` with `schema`. */
+/** A question about `approval` with `schema`, checked as the engine checks it. */
 function question(schema: JsonValue, signal = new AbortController().signal): ElicitRequest {
-  return { name: "approval", question: "Publish version 1.4.0?", schema, signal };
+  const problems = compileAnswerSchema(schema, { file: "doc.md", line: 1, column: 1 });
+  return { name: "approval", question: "Publish version 1.4.0?", schema, problems, signal };
 }
 
 /** A stdin that yields `chunks` then ends. */
@@ -15,15 +18,16 @@ function stdinOf(...chunks: string[]): ReadableStream<Uint8Array> {
 }
 
 /** A terminal elicit reading `stdin`, recording what it writes. */
-function terminal(stdin: ReadableStream<Uint8Array>) {
+function terminal(stdin: ReadableStream<Uint8Array>, line?: TerminalLine) {
   const written: string[] = [];
   const elicit = new TerminalElicit({
     answers: new Map(),
     interactive: true,
     stdin,
     stderr: (text) => written.push(text),
+    ...(line ? { line } : {}),
   });
-  return { elicit, written };
+  return { elicit, written, screen: () => written.join("") };
 }
 
 const objectSchema = { type: "object", properties: { ok: { type: "boolean" } } };
@@ -67,19 +71,123 @@ Deno.test("TerminalElicit: refuses to ask without a terminal", async () => {
   });
 });
 
-Deno.test("TerminalElicit: asks on the terminal and parses the typed JSON", async () => {
-  const { elicit, written } = terminal(stdinOf('{"ok":', "false}\r\n"));
+Deno.test("MDX-69: TerminalElicit asks an object field by field, or takes it as JSON", async () => {
+  const { elicit, screen } = terminal(stdinOf("y\n", '{"ok":', "false}\r\n"));
+  assert.deepEqual(await elicit.ask(question(objectSchema)), { ok: true });
+  assert.equal(screen(), "Publish version 1.4.0?\n  ok (y/n, optional, Enter skips) > ");
   assert.deepEqual(await elicit.ask(question(objectSchema)), { ok: false });
+});
+
+Deno.test("MDX-29: TerminalElicit asks again after a line that is not JSON", async () => {
+  const { elicit, written } = terminal(stdinOf("oops\n", "[1, 2]\n"));
+  assert.deepEqual(await elicit.ask(question({ type: "array" })), [1, 2]);
+  assert.deepEqual(written.slice(-3), [
+    "(JSON) > ",
+    "That is not JSON; type a JSON value (? shows the schema).\n",
+    "(JSON) > ",
+  ]);
+});
+
+Deno.test("MDX-29: TerminalElicit asks again after an answer that fails the schema", async () => {
+  const schema = { type: "integer", minimum: 1 };
+  const { elicit, screen } = terminal(stdinOf("0\n", "3\n"));
+  assert.equal(await elicit.ask(question(schema)), 3);
   assert.equal(
-    written.join(""),
-    `Publish version 1.4.0?\n${JSON.stringify(objectSchema)}\n> `,
+    screen(),
+    "Publish version 1.4.0?\n(JSON) > That answer does not match the schema: answer must be >= 1. " +
+      "Try again (? shows the schema).\n(JSON) > ",
   );
 });
 
-Deno.test("TerminalElicit: asks again after a line that is not JSON", async () => {
-  const { elicit, written } = terminal(stdinOf("oops\n", "[1, 2]\n"));
-  assert.deepEqual(await elicit.ask(question({ type: "array" })), [1, 2]);
-  assert.equal(written.at(-1), "That is not JSON; type a JSON value.\n> ");
+Deno.test("MDX-29: TerminalElicit shows the schema only when asked with ?", async () => {
+  const { elicit, screen } = terminal(stdinOf("?\n", "yes\n"));
+  assert.equal(await elicit.ask(question({ type: "boolean" })), true);
+  assert.equal(
+    screen(),
+    'Publish version 1.4.0?\n(y/n) > The answer must match this JSON Schema: {"type":"boolean"}\n' +
+      "(y/n) > ",
+  );
+  const typed = terminal(stdinOf('"?"\n'));
+  assert.equal(await typed.elicit.ask(question({ type: "string" })), "?");
+});
+
+Deno.test("MDX-29: TerminalElicit starts the question on its own line", async () => {
+  const line = new TerminalLine();
+  const stdout = line.follow(() => {});
+  stdout("ready.");
+  const { elicit, screen } = terminal(stdinOf("y\n", "n\n"), line);
+  assert.equal(await elicit.ask(question({ type: "boolean" })), true);
+  assert.equal(screen(), "\nPublish version 1.4.0?\n(y/n) > ");
+  // The typed line's newline ended the line: the next question needs no blank line before it.
+  assert.equal(await elicit.ask(question({ type: "boolean" })), false);
+  assert.equal(screen(), "\nPublish version 1.4.0?\n(y/n) > Publish version 1.4.0?\n(y/n) > ");
+});
+
+Deno.test("MDX-69: TerminalElicit offers an enum as numbered choices", async () => {
+  const schema = { enum: ["stable", "beta", null] };
+  const { elicit, screen } = terminal(stdinOf("4\n", "2\n", "stable\n", "null\n"));
+  assert.equal(await elicit.ask(question(schema)), "beta");
+  assert.equal(
+    screen(),
+    "Publish version 1.4.0?\n  1. stable\n  2. beta\n  3. null\n(1-3) > " +
+      "Type one of the choices, or its number (1-3).\n  1. stable\n  2. beta\n  3. null\n(1-3) > ",
+  );
+  assert.equal(await elicit.ask(question(schema)), "stable");
+  assert.equal(await elicit.ask(question(schema)), null);
+});
+
+Deno.test("MDX-69: TerminalElicit takes numeric choices by value, not by position", async () => {
+  const { elicit, screen } = terminal(stdinOf("3\n", "5\n"));
+  assert.equal(await elicit.ask(question({ enum: [1, 2, 5] })), 5);
+  assert.ok(screen().includes("  1\n  2\n  5\n(a choice) > Type one of the choices.\n"), screen());
+});
+
+Deno.test("MDX-69: TerminalElicit asks field by field and asks again only what was wrong", async () => {
+  const schema = {
+    type: "object",
+    properties: {
+      version: { type: "string", pattern: "^\\d+\\.\\d+\\.\\d+$", description: "The version" },
+      channel: { enum: ["stable", "beta"] },
+      notes: { type: "string" },
+      approve: { type: "boolean" },
+    },
+    required: ["version", "channel", "approve"],
+    additionalProperties: false,
+  };
+  const { elicit, screen } = terminal(stdinOf("1.4\n", "2\n", "\n", "sure\n", "y\n", "1.4.0\n"));
+  assert.deepEqual(await elicit.ask(question(schema)), {
+    version: "1.4.0",
+    channel: "beta",
+    approve: true,
+  });
+  assert.equal(
+    screen(),
+    "Publish version 1.4.0?\n" +
+      "  The version\n  version > " +
+      "    1. stable\n    2. beta\n  channel (1-2) > " +
+      "  notes (optional, Enter skips) > " +
+      "  approve (y/n) > " +
+      "  Type y or n.\n  approve (y/n) > " +
+      'That answer does not match the schema: /version must match pattern "^\\d+\\.\\d+\\.\\d+$". ' +
+      "Try again (? shows the schema).\n" +
+      "  The version\n  version > ",
+  );
+});
+
+Deno.test("MDX-69: a JSON object typed at the first field answers the whole question", async () => {
+  const schema = {
+    type: "object",
+    properties: { ok: { type: "boolean" }, note: { type: "string" } },
+    required: ["ok"],
+  };
+  const { elicit, screen } = terminal(stdinOf('{"note":"x"}\n', '{"ok":true,"note":"x"}\n'));
+  assert.deepEqual(await elicit.ask(question(schema)), { ok: true, note: "x" });
+  assert.equal(
+    screen(),
+    "Publish version 1.4.0?\n  ok (y/n) > " +
+      "That answer does not match the schema: answer must have required property 'ok'. " +
+      "Try again (? shows the schema).\n  ok (y/n) > ",
+  );
 });
 
 Deno.test("TerminalElicit: takes a bare line as a string for a string schema", async () => {

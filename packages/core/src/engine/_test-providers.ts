@@ -192,7 +192,7 @@ export class ScriptedShell implements ShellProvider {
 
 /** An elicitation provider that answers each question by its binding name. */
 export class CannedElicit implements ElicitProvider {
-  readonly requests: Omit<ElicitRequest, "signal">[] = [];
+  readonly requests: Pick<ElicitRequest, "name" | "question" | "schema">[] = [];
   readonly #answers: Map<string, JsonValue>;
   readonly #log: CallLog;
 

@@ -2,6 +2,9 @@
  * `<Elicit>` answer schemas: author-written JSON Schemas, compiled once per
  * distinct schema and checked against each answer before it is journaled.
  *
+ * Invariant: a problem names where the answer is wrong (a JSON Pointer into
+ * it) and why, never the answer itself.
+ *
  * @module
  */
 import Ajv from "ajv/dist/2020.js";
@@ -21,14 +24,23 @@ export class AnswerSchemaError extends Error {
   override name = "AnswerSchemaError";
 }
 
+/** One way an answer fails its schema. */
+export interface AnswerProblem {
+  /** Where, as a JSON Pointer into the answer (`""` for the whole answer, `/ok` for a field). */
+  path: string;
+  /** Why, in the validator's words (`must be boolean`). */
+  message: string;
+}
+
+/** The problems of an answer under one schema; empty when the answer satisfies it. */
+export type AnswerCheck = (answer: JsonValue) => AnswerProblem[];
+
 const ajv = new Ajv.default({ strict: false, allErrors: true });
 const cache = new Map<string, ValidateFunction>();
+const TOO_DEEP = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
 
-/** Compiles `schema` (refusing an invalid one at `position`) into a checker that throws `AnswerSchemaError`. */
-export function compileAnswerSchema(
-  schema: JsonValue,
-  position: SourcePosition,
-): (answer: JsonValue, name: string) => void {
+/** Compiles `schema` (refusing an invalid one at `position`) into an {@linkcode AnswerCheck}. */
+export function compileAnswerSchema(schema: JsonValue, position: SourcePosition): AnswerCheck {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     throw new DocumentError("The schema of <Elicit> must be a JSON Schema object", position);
   }
@@ -52,20 +64,31 @@ export function compileAnswerSchema(
     cache.set(key, validate);
   }
   const check = validate;
-  return (answer, name) => {
-    if (nestsDeeperThan(answer)) {
-      throw new AnswerSchemaError(
-        `The answer for "${name}" nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
-      );
-    }
-    if (check(answer)) return;
-    const problems = (check.errors ?? []).map((error) =>
-      `${error.instancePath || "answer"} ${error.message}`
-    );
-    throw new AnswerSchemaError(
-      `The answer for "${name}" does not match its schema: ${problems.join("; ")}`,
-    );
+  return (answer) => {
+    // Bounded before the validator sees it, which would recurse as deep as the answer.
+    if (nestsDeeperThan(answer)) return [{ path: "", message: TOO_DEEP }];
+    if (check(answer)) return [];
+    return (check.errors ?? []).map((error) => ({
+      path: error.instancePath,
+      message: error.message ?? "is not allowed",
+    }));
   };
+}
+
+/** `problems` as one line: `answer must be boolean; /note must be string`. */
+export function formatAnswerProblems(problems: readonly AnswerProblem[]): string {
+  return problems.map((problem) => `${problem.path || "answer"} ${problem.message}`).join("; ");
+}
+
+/** Throws an {@linkcode AnswerSchemaError} naming `name` when `problems` is not empty. */
+export function refuseAnswer(name: string, problems: readonly AnswerProblem[]): void {
+  if (problems.length === 0) return;
+  if (problems[0].message === TOO_DEEP) {
+    throw new AnswerSchemaError(`The answer for "${name}" ${TOO_DEEP}`);
+  }
+  throw new AnswerSchemaError(
+    `The answer for "${name}" does not match its schema: ${formatAnswerProblems(problems)}`,
+  );
 }
 
 /**
@@ -74,11 +97,6 @@ export function compileAnswerSchema(
  * apart from the run (`xmd workflow answer`).
  */
 export function answerProblems(schema: JsonValue, answer: JsonValue): string[] {
-  try {
-    compileAnswerSchema(schema, { file: "answer", line: 1, column: 1 })(answer, "answer");
-    return [];
-  } catch (error) {
-    if (!(error instanceof AnswerSchemaError)) throw error;
-    return [error.message.replace(/^The answer for "answer" does not match its schema: /, "")];
-  }
+  const problems = compileAnswerSchema(schema, { file: "answer", line: 1, column: 1 })(answer);
+  return problems.length === 0 ? [] : [formatAnswerProblems(problems)];
 }

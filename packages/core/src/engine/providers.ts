@@ -10,6 +10,7 @@
  * @module
  */
 import type { JsonValue } from "../json/json-value.ts";
+import type { AnswerCheck } from "./answer-schema.ts";
 
 /** Filesystem effects used by `<File>` and `<Glob>`. */
 export interface FileSystemProvider {
@@ -69,6 +70,12 @@ export interface ElicitRequest {
   question: string;
   /** The JSON Schema the answer must satisfy. */
   schema: JsonValue;
+  /**
+   * The ways `answer` fails `schema` (empty when it satisfies it), so a
+   * provider that asks a person can ask again. The engine checks the answer
+   * `ask` returns in any case.
+   */
+  problems: AnswerCheck;
   /** Aborted when the run is cancelled. */
   signal: AbortSignal;
 }

@@ -29,7 +29,7 @@ import { compileGlob, GlobPatternError } from "../glob/mod.ts";
 import { sha256Hex } from "../hash/sha256.ts";
 import { canonicalJson } from "../json/canonical-json.ts";
 import { validateComponentProps } from "../props/mod.ts";
-import { compileAnswerSchema } from "./answer-schema.ts";
+import { compileAnswerSchema, refuseAnswer } from "./answer-schema.ts";
 import { EffectRefusal } from "./effect-refusal.ts";
 import { joinLogical } from "./logical-path.ts";
 import { pathLengthProblem } from "./path-limits.ts";
@@ -402,7 +402,7 @@ class Expander {
   async elicit(element: Element, frame: Frame): Promise<void> {
     const as = literal(element, "as");
     const schema = this.attribute(element, "schema", frame)!;
-    const validate = compileAnswerSchema(schema, attributePosition(element, "schema"));
+    const problems = compileAnswerSchema(schema, attributePosition(element, "schema"));
     const question = await this.captured(element, frame);
     const provider = this.options.providers.elicit;
     if (provider.suspends) {
@@ -422,7 +422,7 @@ class Expander {
         async () => {
           const answer = await provider.answer(suspensionId);
           if (answer === undefined) throw new SuspendedError(suspensionId, eventNumber);
-          validate(answer, as);
+          refuseAnswer(as, problems(answer));
           return answer;
         },
       );
@@ -438,9 +438,11 @@ class Expander {
           name: as,
           question,
           schema,
+          problems,
           signal: this.options.signal,
         });
-        validate(answer, as);
+        // Whatever the provider checked, no answer is journaled unless it satisfies the schema.
+        refuseAnswer(as, problems(answer));
         return answer;
       },
     );
