@@ -130,7 +130,7 @@ export class TerminalElicit implements ElicitProvider {
     }
     this.#lines ??= new LineReader(this.#stdin ?? Deno.stdin.readable);
     const text = question.trim() === "" ? `Answer "${name}":` : question.trimEnd();
-    this.#write(`${this.#line && !this.#line.atLineStart ? "\n" : ""}${text}\n`);
+    this.#stderr(`${this.#line && !this.#line.atLineStart ? "\n" : ""}${text}\n`);
     const form = answerForm(request.schema);
     return form.kind === "fields"
       ? await this.#fields(form.fields, request)
@@ -141,10 +141,11 @@ export class TerminalElicit implements ElicitProvider {
   async #value(form: ValueForm, indent: string, request: ElicitRequest): Promise<JsonValue> {
     for (;;) {
       const reading = await this.#read(form, indent, "", request);
+      // Only a field can be left out or answered as a whole object.
       if (reading.kind !== "value") continue;
       const problems = request.problems(reading.value);
       if (problems.length === 0) return reading.value;
-      this.#write(mismatch(problems));
+      this.#stderr(mismatch(problems));
     }
   }
 
@@ -158,7 +159,7 @@ export class TerminalElicit implements ElicitProvider {
     for (;;) {
       let whole: JsonValue | undefined;
       for (const [index, field] of asking.entries()) {
-        if (field.description) this.#write(`  ${field.description}\n`);
+        if (field.description) this.#stderr(`  ${field.description}\n`);
         const wholeAllowed = index === 0 && asking === fields;
         const reading = await this.#read(field.form, "  ", field.name, request, {
           optional: !field.required,
@@ -174,7 +175,7 @@ export class TerminalElicit implements ElicitProvider {
       const candidate = whole ?? answer;
       const problems = request.problems(candidate);
       if (problems.length === 0) return candidate;
-      this.#write(mismatch(problems));
+      this.#stderr(mismatch(problems));
       const named = new Set(problems.map((problem) => fieldOf(problem)));
       const again = fields.filter((field) => named.has(field.name));
       asking = whole !== undefined || again.length !== named.size ? fields : again;
@@ -201,10 +202,10 @@ export class TerminalElicit implements ElicitProvider {
     const prompt = `${indent}${[...words, "> "].join(" ")}`;
     const choices = lines.map((line) => `${indent}  ${line}\n`).join("");
     for (;;) {
-      this.#write(choices + prompt);
+      this.#stderr(choices + prompt);
       const line = (await this.#next(request)).trim();
       if (line === "?") {
-        this.#write(
+        this.#stderr(
           `${indent}The answer must match this JSON Schema: ${JSON.stringify(request.schema)}\n`,
         );
         continue;
@@ -218,7 +219,7 @@ export class TerminalElicit implements ElicitProvider {
       }
       const reading = readLine(form, line);
       if ("value" in reading) return { kind: "value", value: reading.value };
-      this.#write(`${indent}${reading.retry}\n`);
+      this.#stderr(`${indent}${reading.retry}\n`);
     }
   }
 
@@ -233,10 +234,6 @@ export class TerminalElicit implements ElicitProvider {
     }
     this.#line?.typed();
     return line;
-  }
-
-  #write(text: string): void {
-    this.#stderr(text);
   }
 }
 
