@@ -8,7 +8,9 @@
  * @module
  */
 export { walkElements } from "./src/document/load-program.ts";
-export { answerProblems } from "./src/engine/answer-schema.ts";
+export { formatPosition } from "./src/document/source-position.ts";
+export { answerProblems, refuseAnswer } from "./src/engine/answer-schema.ts";
+export { type ProgramQuestion, programQuestions } from "./src/engine/program-questions.ts";
 export { fileSystemRefusal, type MissingKind } from "./src/engine/file-system-refusal.ts";
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
 export { compileGlob } from "./src/glob/glob-pattern.ts";

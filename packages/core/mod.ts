@@ -75,7 +75,11 @@ export { MemoryStream } from "./src/journal/memory-stream.ts";
 export type * from "./src/engine/providers.ts";
 export { FileSystemError, type FileSystemErrorCode } from "./src/engine/file-system-error.ts";
 export { EffectRefusal } from "./src/engine/effect-refusal.ts";
-export { AnswerSchemaError } from "./src/engine/answer-schema.ts";
+export {
+  type AnswerCheck,
+  type AnswerProblem,
+  AnswerSchemaError,
+} from "./src/engine/answer-schema.ts";
 export { CancelledError, EffectFailure, SuspendedError } from "./src/engine/run-failures.ts";
 export { type RunOptions, type RunOutcome, runProgram } from "./src/engine/run-program.ts";
 export { formatPropsHelp } from "./src/props/props-help.ts";

@@ -81,6 +81,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "HostShell",
     "JsonlStream",
     "TerminalElicit",
+    "TerminalLine",
     "UnsupportedLanguageError",
     "loadProgramFile",
     "typedDocumentError",

@@ -10,17 +10,13 @@
  *
  * @module
  */
+import type { Description, JournalEvent, JsonObject, JsonValue, Program } from "@xmd/core";
 import {
-  type Description,
   formatPosition,
-  type JournalEvent,
-  type JsonObject,
-  type JsonValue,
-  type Program,
   type ProgramQuestion,
   programQuestions,
   refuseAnswer,
-} from "@xmd/core";
+} from "@xmd/core/internal";
 import { ElicitAnswerError } from "@xmd/core/deno";
 import { UsageError } from "./usage-error.ts";
 

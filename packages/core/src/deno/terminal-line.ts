@@ -16,14 +16,16 @@
  *
  * @example A prompt after text that ends mid-line
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TerminalLine } from "./terminal-line.ts";
  * const line = new TerminalLine();
  * let screen = "";
  * const stdout = line.follow((text) => screen += text);
  * stdout("ready.");
- * console.log(line.atLineStart); // false
+ * assert.equal(line.atLineStart, false);
  * stdout("\n");
- * console.log(line.atLineStart); // true
+ * assert.equal(line.atLineStart, true);
+ * assert.equal(screen, "ready.\n");
  * ```
  */
 export class TerminalLine {

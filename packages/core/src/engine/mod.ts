@@ -7,15 +7,7 @@ export type * from "./providers.ts";
 export { FileSystemError, type FileSystemErrorCode } from "./file-system-error.ts";
 export { fileSystemRefusal, type MissingKind } from "./file-system-refusal.ts";
 export { EffectRefusal } from "./effect-refusal.ts";
-export {
-  type AnswerCheck,
-  type AnswerProblem,
-  answerProblems,
-  AnswerSchemaError,
-  formatAnswerProblems,
-  refuseAnswer,
-} from "./answer-schema.ts";
-export { type ProgramQuestion, programQuestions } from "./program-questions.ts";
+export { answerProblems, AnswerSchemaError } from "./answer-schema.ts";
 export { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
 export { interpolate, type RunOptions, type RunOutcome, runProgram } from "./run-program.ts";
 export { joinLogical } from "./logical-path.ts";

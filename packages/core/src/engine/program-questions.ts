@@ -56,13 +56,16 @@ interface Context {
  *
  * @example An `<If>` decided by a prop
  * ```ts
- * import { loadProgram, programQuestions } from "@xmd/core";
+ * import assert from "node:assert/strict";
+ * import { loadProgram } from "../document/load-program.ts";
+ * import { programQuestions } from "./program-questions.ts";
  * const program = await loadProgram({
  *   file: "doc.md",
  *   text: '<If condition={props.ask}><Elicit as="ok" schema={{ type: "boolean" }}>Go?</Elicit></If>\n',
  * }, () => Promise.resolve(undefined));
  * const [question] = programQuestions(program, { ask: false });
- * console.log(question.name, question.reachable); // "ok" false
+ * assert.equal(question.name, "ok");
+ * assert.equal(question.reachable, false);
  * ```
  */
 export function programQuestions(program: Program, props: JsonObject): ProgramQuestion[] {
