@@ -6,7 +6,8 @@
  * `xmd workflow start` against `xmd run` and `deno eval`, and the Workspace:
  * incremental root publication against a full rehash, a `<File>` effect on a
  * 10,000-file Workspace against an empty one, a warm Worker Shell effect and
- * where its time goes, and write/read throughput; then writes
+ * where its time goes, write/read throughput, and verification before resume
+ * on a 10,000-event run; then writes
  * `bench/results/latest.md` and `latest.json` and prints the tables.
  *
  * Invariant: ratios are taken between figures of the same run only, since
@@ -42,6 +43,7 @@ import { runStepPeers, type StepPeerRow, STEPS } from "./peers.ts";
 import { STEP_BYTES } from "./workflow-steps.ts";
 import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 import { BLOCK_FILES, runWorkspaceGate, workspaceGateTable } from "./workspace-gate.ts";
+import { FILES, openVerifyRunFixture } from "./verify-run.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
 const LARGEST = SIZES[SIZES.length - 1];
@@ -331,6 +333,25 @@ interface ThroughputRow {
   mbPerSecond: number;
 }
 
+const VERIFY = {
+  verify: "resume's verification: open read-only, verify the whole run (WF-45)",
+  parse: "floor: open read-only, parse the journal only",
+} as const;
+
+async function runVerification(): Promise<{ rows: PeerRow[]; events: number }> {
+  await using dir = await temporaryDirectory();
+  await using fixture = await openVerifyRunFixture(dir.path, LARGEST - 2);
+  const rows = await compare(
+    [
+      { name: VERIFY.verify, fn: fixture.verifyOnce },
+      { name: VERIFY.parse, fn: fixture.parseOnce },
+    ],
+    VERIFY.parse,
+    { warmupCalls: 2, blockSize: 3, minSamples: 15, budgetMs: 10_000, maxSamples: 60 },
+  );
+  return { rows, events: fixture.events };
+}
+
 async function runPeers(): Promise<StepPeerRow[]> {
   await using dir = await temporaryDirectory();
   return await runStepPeers(dir.path);
@@ -380,6 +401,8 @@ console.error("xmd bench: Workspace throughput");
 const throughput = await runThroughput();
 console.error("xmd bench: the secret gate on Workspace writes, on vs off");
 const workspaceGate = await runWorkspaceGate();
+console.error("xmd bench: verification before resume");
+const verification = await runVerification();
 console.error(`xmd bench: peers, a workflow of ${STEPS} durable steps`);
 const peers = await runPeers();
 const effectRow = (name: string) => effect.rows.find((row) => row.name === name)!;
@@ -442,6 +465,7 @@ const startupTable = peerTable(startup, "deno eval");
 const publicationTable = peerTable(publication.rows, "full rehash", true);
 const fileEffectTable = peerTable(fileEffect, "empty Workspace");
 const shellTable = peerTable(shell.rows, "effect");
+const verificationTable = peerTable(verification.rows, "journal parse");
 const shellRequests = Object.entries(shell.requests.operations).map(([op, n]) => `${op} × ${n}`)
   .join(", ");
 const throughputTable = markdownTable(
@@ -700,6 +724,11 @@ const markdown = [
   "serves them, without the Worker.",
   "",
   workspaceGateTable(workspaceGate),
+  `Verification before resume: a suspended run of ${fixed(verification.events, 0)} events`,
+  `(\`<File>\` writes over ${FILES} files, then an \`<Elicit>\`, run by \`LocalWorkflowHost.start\`);`,
+  "each call recognizes the files, opens them read-only and reads in one transaction.",
+  "",
+  verificationTable,
   "",
   `Peers: one new workflow of ${STEPS} sequential durable steps, each producing ${
     fixed(STEP_BYTES, 0)
@@ -743,6 +772,7 @@ await Deno.writeTextFile(
         throughput: { bytes: throughput.bytes, rows: throughput.rows },
         secretGate: { blockFiles: BLOCK_FILES, rows: workspaceGate },
       },
+      verification: { events: verification.events, files: FILES, rows: verification.rows },
       peers: { steps: STEPS, stepBytes: STEP_BYTES, rows: peers },
       ratios: {
         linearity,
@@ -782,6 +812,7 @@ console.log(
     shellTable,
     throughputTable,
     workspaceGateTable(workspaceGate),
+    verificationTable,
     peersTable,
   ]
     .concat(summaryTable).map((text) => `\n${text}`).join("\n"),

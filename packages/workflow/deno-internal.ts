@@ -10,6 +10,11 @@
  */
 export { NodeSqliteSeam } from "./src/deno/node-sqlite-seam.ts";
 export { nativeSha256Hex } from "./src/deno/native-sha256.ts";
-export { type OpenRunDatabase, openRunDatabase } from "./src/deno/run-database.ts";
+export {
+  type OpenRunDatabase,
+  openRunDatabase,
+  readConsistently,
+  readRunDatabase,
+} from "./src/deno/run-database.ts";
 export { ExecutorLock } from "./src/deno/executor-lock.ts";
 export { WorkerShell, WorkerShellError } from "./src/deno/worker-shell.ts";

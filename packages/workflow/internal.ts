@@ -21,3 +21,4 @@ export { EffectTransactions } from "./src/execution/effect-transactions.ts";
 export { forgetHashes, publishRoot } from "./src/workspace/publish-root.ts";
 export type { Sha256 } from "./src/workspace/root-format.ts";
 export { verifyRoot } from "./src/workspace/verify-root.ts";
+export { verifyRun, type VerifyRunOptions } from "./src/execution/verify-run.ts";

@@ -190,6 +190,8 @@ export interface Reference {
   suspendedSecond: DatabaseFiles;
   /** After answering the second question. */
   answeredSecond: DatabaseFiles;
+  /** After the `resume` that completed the run. */
+  completed: DatabaseFiles;
   /** The suspension ids, in order. */
   suspensions: [string, string];
   /** stdout of the `resume` that completed the run. */
@@ -223,11 +225,12 @@ async function buildReference(): Promise<Reference> {
   const answeredSecond = await readDatabase(runs);
   const done = await workflow(runs, ["resume", RUN]);
   assert.equal(done.code, 0, done.stderr);
+  const completed = await readDatabase(runs);
   const replay = await workflow(runs, ["resume", RUN]);
   assert.equal(replay.code, 0, replay.stderr);
   assert.equal(replay.stdout, done.stdout, "a completed replay prints the same output");
   assert.ok(done.stdout.includes("Done: hi."), done.stdout);
-  for (const files of [suspendedFirst, answeredFirst, suspendedSecond, answeredSecond]) {
+  for (const files of [suspendedFirst, answeredFirst, suspendedSecond, answeredSecond, completed]) {
     assert.equal(files.wal.length, 0, "a cleanly closed database leaves no WAL");
     assert.equal(files.shm.length, 0, "a cleanly closed database leaves no wal-index");
   }
@@ -238,6 +241,7 @@ async function buildReference(): Promise<Reference> {
     answeredFirst,
     suspendedSecond,
     answeredSecond,
+    completed,
     suspensions: [first, second],
     output: done.stdout,
     events,

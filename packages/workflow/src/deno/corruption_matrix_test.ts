@@ -8,6 +8,7 @@
  * frames in its write-ahead log (WF-41, WF-42, WF-43).
  */
 import assert from "node:assert/strict";
+import { canonicalJson, sha256Hex } from "@xmd/core";
 import { DatabaseSync } from "node:sqlite";
 import {
   WorkflowDatabaseCorruptError,
@@ -33,7 +34,7 @@ import {
   walReferenceRun,
   workflow,
 } from "./_test-workflow-cli.ts";
-import { LocalWorkflowHost } from "./local-workflow-host.ts";
+import { definitionHash, LocalWorkflowHost } from "./local-workflow-host.ts";
 import { APPLICATION_ID, openRunDatabase } from "./run-database.ts";
 import { scanWal } from "./wal-file.ts";
 
@@ -62,10 +63,14 @@ const EVERYTHING: Reach[] = [
  * schema is intact, so `open` succeeds and `delete` (the way out) works.
  */
 const JOURNAL: Reach[] = ["history", "resume", "answer", "cancel", "start"];
+/** Refused by every command that writes or executes: the whole run is verified first (WF-45). */
+const WRITERS: Reach[] = ["resume", "answer", "cancel", "start"];
+/** The same, but `start` meets a run whose stored definition or props differ (WF-23) first. */
+const CONTINUERS: Reach[] = ["resume", "answer", "cancel"];
 const RECORD: Reach[] = ["status", ...JOURNAL];
 
 /** A reference state: a database at rest, or one a killed command left with a WAL (`wal:…`). */
-type From = "suspendedFirst" | "answeredFirst" | `wal:${keyof WalReference}`;
+type From = "suspendedFirst" | "answeredFirst" | "completed" | `wal:${keyof WalReference}`;
 
 interface Case {
   name: string;
@@ -275,6 +280,135 @@ const CASES: Case[] = [
     message: /its answer is not JSON/,
     reach: ["resume", "answer", "cancel", "start"],
   },
+  // A run whose tables parse but disagree (WF-45, WF-46): verified whole
+  // before anything is written, refused instead of run through or failed.
+  {
+    name: "WF-45 a retained source row without a root",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "UPDATE source SET root = 0"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its retained definition has no root document/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 a target naming no heading (its definition hash recomputed to match)",
+    from: "answeredFirst",
+    damage: async (path) => {
+      const hash = definitionHash(await fixtureProgram(), "Nowhere");
+      edit(path, `UPDATE run SET target = 'Nowhere', definition_hash = '${hash}'`);
+    },
+    error: WorkflowDatabaseCorruptError,
+    message: /its retained definition does not load/,
+    reach: CONTINUERS,
+  },
+  {
+    name: "WF-45 a wrong definition hash",
+    from: "answeredFirst",
+    damage: (path) => edit(path, `UPDATE run SET definition_hash = '${"0".repeat(64)}'`),
+    error: WorkflowDatabaseCorruptError,
+    message: /its retained definition does not match its definition hash/,
+    reach: CONTINUERS,
+  },
+  {
+    name: "WF-45 props that no longer match their digest",
+    from: "answeredFirst",
+    damage: (path) => edit(path, `UPDATE run SET props = '{"name":"Eve"}'`),
+    error: WorkflowDatabaseCorruptError,
+    message: /its props do not match their digest/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 props and digest changed together, unlike the journal's props event",
+    from: "answeredFirst",
+    damage: (path) =>
+      edit(
+        path,
+        `UPDATE run SET props = '{"name":"Eve"}', props_hash = '${
+          sha256Hex(canonicalJson({ name: "Eve" }))
+        }'`,
+      ),
+    error: WorkflowDatabaseCorruptError,
+    message: /its journal records other props than the run holds/,
+    reach: CONTINUERS,
+  },
+  {
+    name: "WF-45 a gap in the event sequence",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "DELETE FROM event WHERE seq = 2"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its journal has no event 2/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 a journal event naming an execution that does not exist",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "UPDATE event SET execution = 9 WHERE seq = 1"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its journal event 1 names an execution that does not exist/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 missing execution rows",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "DELETE FROM execution"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its executions are not 1 to 1/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 an execution that did not end as the run says",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "UPDATE execution SET ended_at = NULL, outcome = NULL"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its execution 1 did not end as the run says/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 suspended without a stop reason",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "UPDATE run SET stop_reason = NULL"),
+    error: WorkflowDatabaseCorruptError,
+    message: /it is suspended but has no stop reason naming its question/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 a pending answer that no longer matches its schema",
+    from: "answeredFirst",
+    damage: (path) => edit(path, `UPDATE answer SET value = '"yes"'`),
+    error: WorkflowDatabaseCorruptError,
+    message: /its answer to first-\d+ does not match the question's schema/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 a completed run whose journal lacks its root Close",
+    from: "completed",
+    damage: (path) => edit(path, "DELETE FROM event WHERE seq = (SELECT max(seq) FROM event)"),
+    error: WorkflowDatabaseCorruptError,
+    message: /it is completed but its journal lacks its root Close/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-45 a live Workspace that is not its recorded root, found by answer and cancel too",
+    from: "answeredFirst",
+    damage: (path) =>
+      edit(
+        path,
+        "INSERT INTO ws_inode (ino, kind, mode, size, target, chunks, nlink, hash) " +
+          "VALUES (1000, 'dir', 493, 0, NULL, NULL, 2, NULL); " +
+          "INSERT INTO ws_dirent (parent, name, ino) VALUES (1, 'stray', 1000)",
+      ),
+    error: WorkflowDatabaseCorruptError,
+    message: /its current Workspace root is not the one its journal last recorded/,
+    reach: WRITERS,
+  },
+  {
+    name: "WF-46 a file holding another run than the one it is named for",
+    from: "answeredFirst",
+    damage: (path) => edit(path, "UPDATE run SET id = 'other'"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its file holds another run than the one it is named for/,
+    reach: ["status", "history", ...WRITERS],
+  },
   // A run with a write-ahead log (WF-41, WF-42): what SQLite would silently
   // cut short is refused before SQLite opens anything.
   {
@@ -366,7 +500,7 @@ Deno.test("WF-43 corruption matrix: each damaged database is refused with its ty
   const state = (from: From): DatabaseFiles =>
     from.startsWith("wal:")
       ? wal[from.slice(4) as keyof WalReference]
-      : reference[from as "suspendedFirst" | "answeredFirst"];
+      : reference[from as "suspendedFirst" | "answeredFirst" | "completed"];
 
   await eachConcurrently(CASES, 3, (c) => c.name, async (c) => {
     const runs = await restoreDatabase(state(c.from));

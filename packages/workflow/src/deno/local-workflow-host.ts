@@ -25,11 +25,10 @@ import {
   createSecretGate,
   disabledSecretGate,
   type JsonValue,
-  type Program,
   sha256Hex,
 } from "@xmd/core";
 import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan } from "@xmd/core/internal";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { PendingSuspension } from "../contracts/run-record.ts";
 import {
   AnswerRefusedError,
@@ -53,13 +52,12 @@ import type {
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
 import { gateStart } from "../execution/start-gate.ts";
+import { definitionHash, verifyRun } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
 import { checkCancellable, RunStore } from "../store/run-store.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
-import { liveRootOf } from "../workspace/live-root.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
-import { ROOT_INO } from "../workspace/workspace.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
@@ -87,12 +85,7 @@ export function checkRunId(id: string): void {
   }
 }
 
-/** The definition identity: the retained sources' hashes and the target. */
-export function definitionHash(program: Program, target: string | undefined): string {
-  const sources = [...program.sources].map(([label, text]) => ({ label, sha256: sha256Hex(text) }))
-    .sort((a, b) => a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
-  return sha256Hex(canonicalJson({ sources, target: target ?? null }));
-}
+export { definitionHash } from "../execution/verify-run.ts";
 
 /** How a local host runs documents. */
 export interface LocalWorkflowHostOptions {
@@ -147,6 +140,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       const store = new RunStore(reading, where);
       existing = await readConsistently(reading, () => {
         if (!store.hasRun()) return false;
+        checkFileName(store, path, where);
         const record = store.record();
         const differs = record.definitionHash !== definition
           ? (record.target ?? null) !== (request.target ?? null) ? "target" : "definition"
@@ -208,7 +202,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     await this.#read(path, id, async (store) => {
-      store.verify();
+      await verifyRun(store, { workspace: true, sha256: nativeSha256Hex });
       const pending = store.pendingSuspension();
       if (!pending) {
         throw new RunStateError(
@@ -326,7 +320,11 @@ export class LocalWorkflowHost implements WorkflowHost {
         if (!seam) continue;
         using _seam = seam;
         const store = new RunStore(seam, where);
-        const run = await readConsistently(seam, () => store.hasRun() ? inspectStore(store) : null);
+        const run = await readConsistently(seam, () => {
+          if (!store.hasRun()) return null;
+          checkFileName(store, path, where);
+          return inspectStore(store);
+        });
         if (run) listing.runs.push(run);
       } catch (error) {
         // One damaged or foreign file does not hide the other runs; it is reported, untouched.
@@ -343,8 +341,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     using _lock = await this.#lock(path, id);
-    await this.#read(path, id, (store) => {
-      store.verify();
+    await this.#read(path, id, async (store) => {
+      await verifyRun(store, { workspace: true, sha256: nativeSha256Hex });
       // A `running` run is stale here (this process holds the lock): it is interrupted first.
       const { status } = store.record();
       if (status !== "running") checkCancellable(id, status);
@@ -383,14 +381,11 @@ export class LocalWorkflowHost implements WorkflowHost {
     lock: ExecutorLock,
   ): Promise<ExecutionReport> {
     const finished = await this.#read(path, id, async (store) => {
+      // A damaged run is refused here, unchanged: found by the executor, it
+      // would be run through or settled failed, an execution added per attempt.
       const found = store.record().status;
-      if (found === "running" || found === "suspended" || found === "interrupted") {
-        // A write follows (stale recovery, a new execution): a damaged run, its
-        // journal or the Workspace root it continues from, is refused unchanged
-        // (found only by the executor, it would be settled as failed).
-        store.verify();
-        verifyCurrentRoot(store);
-      }
+      const continues = found === "running" || found === "suspended" || found === "interrupted";
+      await verifyRun(store, { workspace: continues, sha256: nativeSha256Hex });
       switch (found) {
         case "completed":
         case "failed": {
@@ -506,6 +501,7 @@ export class LocalWorkflowHost implements WorkflowHost {
           `Cannot find run "${id}": its start did not finish. Start it again with xmd workflow start --id=${id}`,
         );
       }
+      if (run) checkFileName(store, path, where);
       return read(store);
     });
   }
@@ -550,24 +546,14 @@ function rootAfter(store: RunStore, id: string, event: number): string {
 }
 
 /**
- * Verifies the Workspace root a run continues from: everything it reaches is
- * intact, and it is the root the journal last recorded, the one the live
- * Workspace is published at (what every commit leaves), and the one its live
- * tables describe when every cached hash is ignored.
+ * Refuses a database whose run is not the one its file is named for: a
+ * copied or renamed file would otherwise run under a second lock.
  */
-function verifyCurrentRoot(store: RunStore): void {
-  const { id, root, eventCount } = store.record();
-  const where = `run "${id}"`;
-  verifyRoot(store.sql, root, where);
-  const journaled = eventCount === 0 ? root : store.rootAfter(eventCount);
-  const live = store.sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", ROOT_INO)[0]?.hash;
-  if (
-    journaled !== root || live !== root || liveRootOf(store.sql, where, nativeSha256Hex) !== root
-  ) {
-    throw new WorkflowDatabaseCorruptError(
-      `Cannot read ${where}: its current Workspace root is not the one its journal last recorded and its Workspace holds. It is left as it is`,
-    );
-  }
+function checkFileName(store: RunStore, path: string, where: string): void {
+  if (basename(path) === `${sha256Hex(store.record().id)}.sqlite`) return;
+  throw new WorkflowDatabaseCorruptError(
+    `Cannot open ${where}: its file holds another run than the one it is named for (a copied or renamed file). It is left as it is`,
+  );
 }
 
 function inspectStore(store: RunStore): RunInspection {

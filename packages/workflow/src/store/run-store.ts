@@ -38,7 +38,6 @@ import {
 } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
-import { verifyRoot } from "../workspace/verify-root.ts";
 import type { CommitPoint } from "./commit-points.ts";
 
 /** A retained source of the definition. */
@@ -93,6 +92,11 @@ const ExecutionRowSchema = z.object({
   started_at: z.number().int(),
   ended_at: z.number().int().nullable(),
   outcome: RunStatusSchema.nullable(),
+}).strict();
+
+const EventPositionSchema = z.object({
+  seq: z.number().int().positive(),
+  execution: z.number().int().positive(),
 }).strict();
 
 const SourceRowSchema = z.object({
@@ -242,24 +246,26 @@ export class RunStore {
     return this.#parseRow({ root: row.root }, RootSchema, `journal event ${id}`).root;
   }
 
-  /**
-   * Parses everything an execution reads (record, stop reason, props,
-   * sources, executions, journal, pending answers) and throws
-   * `WorkflowDatabaseCorruptError` at the first damaged row. Writers call it
-   * before their first write, so a damaged run is refused unchanged rather
-   * than half-advanced.
-   */
-  verify(): void {
-    const record = this.record();
-    verifyRoot(this.#sql, record.root, this.#where);
-    this.pendingSuspension();
-    this.props();
-    this.sources();
-    this.executions();
-    this.events();
-    for (const row of this.#sql.exec("SELECT suspension_id FROM answer")) {
-      this.answer(String(row.suspension_id));
-    }
+  /** The number of the run's current (latest) execution. */
+  currentExecution(): number {
+    return this.#runRow().execution;
+  }
+
+  /** Every journal event's seq and the execution that appended it, in order (bodies unread). */
+  eventPositions(): { seq: number; execution: number }[] {
+    return this.#sql.exec("SELECT seq, execution FROM event ORDER BY seq").map((row) =>
+      this.#parseRow(row, EventPositionSchema, "journal")
+    );
+  }
+
+  /** Every answer stored and not yet consumed, by suspension id. */
+  answers(): { suspensionId: string; value: JsonValue }[] {
+    return this.#sql.exec("SELECT suspension_id, value FROM answer ORDER BY suspension_id").map(
+      (row) => ({
+        suspensionId: String(row.suspension_id),
+        value: this.#parseJson(String(row.value), z.unknown(), "answer") as JsonValue,
+      }),
+    );
   }
 
   /**
