@@ -724,6 +724,7 @@ const markdown = [
   "serves them, without the Worker.",
   "",
   workspaceGateTable(workspaceGate),
+  "",
   `Verification before resume: a suspended run of ${fixed(verification.events, 0)} events`,
   `(\`<File>\` writes over ${FILES} files, then an \`<Elicit>\`, run by \`LocalWorkflowHost.start\`);`,
   "each call recognizes the files, opens them read-only and reads in one transaction.",
