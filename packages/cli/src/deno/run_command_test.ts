@@ -777,7 +777,7 @@ Deno.test("MDX-62 a malformed expression names its JavaScript error and where, n
   }
 });
 
-Deno.test("MDX-28 MDX-70: xmd run refuses an --answer nested more than 128 levels deep before anything runs", async () => {
+Deno.test("MDX-28 MDX-71: xmd run refuses an --answer nested more than 128 levels deep before anything runs", async () => {
   const cwd = await tempDir();
   await Deno.writeTextFile(`${cwd}/ask.md`, '<Elicit as="x" schema={{}}>Anything?</Elicit>\n');
   const deep = "[".repeat(10_000) + "]".repeat(10_000);

@@ -128,7 +128,7 @@ Shipping to {channel}: {notes.title} (draft: {notes.draft}).
   assert.match(screen, /Shipping to beta: Faster \(draft: false\)\.\n$/);
 });
 
-Deno.test("MDX-70: without a terminal a question with no --answer is refused before anything runs", async () => {
+Deno.test("MDX-71: without a terminal a question with no --answer is refused before anything runs", async () => {
   const cwd = await tempDir();
   await Deno.writeTextFile(`${cwd}/release.md`, RELEASE);
   const refused = await runXmd(["run", "--journal=trace.jsonl", "release.md"], { cwd });
@@ -158,7 +158,7 @@ Deno.test("MDX-70: without a terminal a question with no --answer is refused bef
   assert.equal(answered.stdout, "ready.\n\nReleased 1.0.0: false.\n");
 });
 
-Deno.test("MDX-70: an --answer is checked before anything runs: its name, its JSON, a fixed schema", async () => {
+Deno.test("MDX-71: an --answer is checked before anything runs: its name, its JSON, a fixed schema", async () => {
   const cwd = await tempDir();
   await Deno.writeTextFile(`${cwd}/release.md`, RELEASE);
   const cases: [string[], string][] = [
@@ -183,7 +183,7 @@ Deno.test("MDX-70: an --answer is checked before anything runs: its name, its JS
   }
 });
 
-Deno.test("MDX-70: only an <If> the props rule out spares its question; one --answer serves an <Each>", async () => {
+Deno.test("MDX-71: only an <If> the props rule out spares its question; one --answer serves an <Each>", async () => {
   const cwd = await tempDir();
   await Deno.writeTextFile(
     `${cwd}/doc.md`,
@@ -224,7 +224,7 @@ props:
   assert.equal(spared.stdout, "- a: x\n- b: x\n");
 });
 
-Deno.test("MDX-70: continuing a journal, a question it answered once needs no --answer", async () => {
+Deno.test("MDX-71: continuing a journal, a question it answered once needs no --answer", async () => {
   const cwd = await tempDir();
   await Deno.writeTextFile(
     `${cwd}/doc.md`,

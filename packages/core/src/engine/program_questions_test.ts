@@ -22,7 +22,7 @@ async function questions(
 
 const BOOLEAN = 'schema={{ type: "boolean" }}';
 
-Deno.test("MDX-70: every <Elicit> of the root and its components is listed before running", async () => {
+Deno.test("MDX-71: every <Elicit> of the root and its components is listed before running", async () => {
   assert.deepEqual(
     await questions(
       `<Elicit as="a" ${BOOLEAN}>A?</Elicit>\n\n<Ask />\n\n<Each items={[1, 2]} as="i">\n<Elicit as="b" ${BOOLEAN}>B?</Elicit>\n</Each>\n`,
@@ -36,7 +36,7 @@ Deno.test("MDX-70: every <Elicit> of the root and its components is listed befor
   );
 });
 
-Deno.test("MDX-70: an <If> the root's props decide leaves its other branch unreachable", async () => {
+Deno.test("MDX-71: an <If> the root's props decide leaves its other branch unreachable", async () => {
   const text =
     `<If condition={props.ask && meta.kind === "release"}>\n<Elicit as="a" ${BOOLEAN}>A?</Elicit>\n</If>\n<Else>\n<Elicit as="b" ${BOOLEAN}>B?</Elicit>\n</Else>\n`;
   const withMeta = `---\nkind: release\nprops:\n  ask: { type: boolean }\n---\n\n${text}`;
@@ -50,7 +50,7 @@ Deno.test("MDX-70: an <If> the root's props decide leaves its other branch unrea
   ]);
 });
 
-Deno.test("MDX-70: an <If> on a value known only while running keeps both branches", async () => {
+Deno.test("MDX-71: an <If> on a value known only while running keeps both branches", async () => {
   const text =
     `<Let as="x" value={1} />\n\n<If condition={x}>\n<Elicit as="a" ${BOOLEAN}>A?</Elicit>\n</If>\n<Else>\n<Elicit as="b" ${BOOLEAN}>B?</Elicit>\n</Else>\n`;
   assert.deepEqual(await questions(text), [
@@ -67,7 +67,7 @@ Deno.test("MDX-70: an <If> on a value known only while running keeps both branch
   );
 });
 
-Deno.test("MDX-70: a schema is known before running only when it reads nothing a run binds", async () => {
+Deno.test("MDX-71: a schema is known before running only when it reads nothing a run binds", async () => {
   const text =
     `---\nprops:\n  choices: { type: array }\n---\n\n<Let as="s" value={{ type: "string" }} />\n\n` +
     `<Elicit as="a" schema={{ enum: props.choices }}>A?</Elicit>\n\n` +
@@ -85,7 +85,7 @@ Deno.test("MDX-70: a schema is known before running only when it reads nothing a
   assert.equal(a.problems!("y").length, 1);
 });
 
-Deno.test("MDX-70: a component's <Content /> may repeat the caller's questions", async () => {
+Deno.test("MDX-71: a component's <Content /> may repeat the caller's questions", async () => {
   assert.deepEqual(
     await questions(`<Twice>\n<Elicit as="a" ${BOOLEAN}>A?</Elicit>\n</Twice>\n`, {
       "Twice.md": "<Content />\n\n<Content />\n",
