@@ -93,6 +93,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "ExecutorLostError",
     "ExportRefusedError",
     "HOST_STOP_CODES",
+    "HeldTransactionRequiredError",
     "NotAvailableInWorkflowError",
     "RUN_STATUSES",
     "RunBusyError",

@@ -122,3 +122,14 @@ export class RunsFolderError extends Error {
   /** The class name, by which the CLI and journals recognize the error. */
   override name = "RunsFolderError";
 }
+
+/**
+ * A host ran effects, or committed to a remote authority, over a SQL seam
+ * that cannot hold a transaction across them (`SqlSeam.hold`): each
+ * statement would commit on its own and the run's root would never move.
+ * A wiring mistake of the host, refused before anything is written.
+ */
+export class HeldTransactionRequiredError extends Error {
+  /** The class name, by which the CLI and journals recognize the error. */
+  override name = "HeldTransactionRequiredError";
+}

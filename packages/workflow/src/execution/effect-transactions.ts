@@ -17,6 +17,8 @@ import {
 import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { gateWrites } from "./gate-writes.ts";
+import { commitHeld, frontierOf, holdOn, type RunCommits } from "./run-commits.ts";
+import type { CommitPoint } from "../store/commit-points.ts";
 import { publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
 import { startNoting, takeWrites } from "../workspace/workspace-writes.ts";
@@ -32,16 +34,24 @@ export class EffectTransactions {
   readonly #store: RunStore;
   readonly #sha256: Sha256;
   readonly #gate: SecretGate;
+  readonly #commits: RunCommits | undefined;
   #held: HeldTransaction | undefined;
 
   /**
    * Effects over `store`'s run database, publishing roots with `sha256` (see
-   * `publishRoot`) and passing what each writes into the Workspace through `gate`.
+   * `publishRoot`) and passing what each writes into the Workspace through `gate`;
+   * with `commits`, each event is offered to that authority before it commits.
    */
-  constructor(store: RunStore, gate: SecretGate, sha256: Sha256 = sha256Hex) {
+  constructor(
+    store: RunStore,
+    gate: SecretGate,
+    sha256: Sha256 = sha256Hex,
+    commits?: RunCommits,
+  ) {
     this.#store = store;
     this.#gate = gate;
     this.#sha256 = sha256;
+    this.#commits = commits;
   }
 
   #begin(): void {
@@ -67,27 +77,40 @@ export class EffectTransactions {
   /**
    * Appends `event`, inside the held effect transaction when there is one,
    * after what the effect wrote into the Workspace passed the gate (a
-   * refusal rolls the effect back and appends nothing).
+   * refusal rolls the effect back and appends nothing). With a `RunCommits`
+   * every event is appended in a held transaction and offered to it before
+   * that transaction commits; a rejection rolls the event (and its effect)
+   * back and is rethrown.
    */
   async append(execution: number, event: JournalEvent): Promise<void> {
     const held = this.#held;
     this.#held = undefined;
+    const commits = this.#commits;
     if (!held) {
-      this.#store.append(execution, event);
+      if (!commits) {
+        this.#store.append(execution, event);
+        return;
+      }
+      // Not a Workspace effect: the event alone, offered before its COMMIT.
+      await commitHeld(holdOn(this.#store, appendPoint(event)), commits, () => {
+        const expected = frontierOf(this.#store, execution);
+        this.#store.append(execution, event);
+        return { kind: "append", expected, event, root: expected.root };
+      });
       return;
     }
     const writes = takeWrites(this.#store.sql);
-    try {
+    await commitHeld(held, commits, async () => {
+      // The frontier is read only when there is an authority to offer the change to.
+      const expected = commits ? frontierOf(this.#store, execution) : null;
       if (discardsChanges(event)) held.discard();
       else if (writes && event.type === "yield") {
         await gateWrites(this.#store.sql, writes, this.#gate, event.description.name);
       }
-      this.#store.append(execution, event, publishRoot(this.#store.sql, this.#sha256));
-      held.commit();
-    } catch (error) {
-      held.rollback();
-      throw error;
-    }
+      const root = publishRoot(this.#store.sql, this.#sha256);
+      this.#store.append(execution, event, root);
+      return expected ? { kind: "append", expected, event, root } : null;
+    });
     publicationCommitted(this.#store.sql);
   }
 
@@ -97,6 +120,13 @@ export class EffectTransactions {
     this.#held?.rollback();
     this.#held = undefined;
   }
+}
+
+/** The commit point of appending `event` alone (outside a Workspace effect). */
+function appendPoint(event: JournalEvent): CommitPoint {
+  return event.type === "yield" && event.description.type === "suspension_answer"
+    ? "consume-answer"
+    : "append";
 }
 
 /** Whether an effect's changes must not be kept: it failed, was cancelled, or its block failed. */

@@ -17,6 +17,12 @@
  *   as `interrupted` with stop code `secret_detected`, then is rethrown: the
  *   run lost nothing and can go on, once its caller accepts what the effect
  *   produces (`--no-secret-detection`).
+ * - With `commits`, every append and the settlement are offered to that
+ *   authority before they commit locally (see `run-commits.ts`). A rejected
+ *   append is a storage failure like any other: nothing of it is kept and
+ *   the execution is settled `failed` (`storage_failure`) through the same
+ *   authority, which may refuse that too; then nothing is settled and the
+ *   next executor recovers the run as interrupted (`crashed`).
  *
  * @module
  */
@@ -36,7 +42,7 @@ import {
   SecretScanError,
   type ShellProvider,
 } from "@xmd/core";
-import type { HostStopCode, RunStatus } from "../contracts/run-record.ts";
+import type { HostStopCode, RunStatus, StopReason } from "../contracts/run-record.ts";
 import { ShellLostError } from "../contracts/workflow-errors.ts";
 import type { RunStore } from "../store/run-store.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
@@ -44,6 +50,7 @@ import { verifyRoot } from "../workspace/verify-root.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import { WorkspaceFileSystem } from "./workspace-file-system.ts";
 import { EffectTransactions } from "./effect-transactions.ts";
+import { type RunCommits, settleRun } from "./run-commits.ts";
 import { notYetAvailableShell } from "./workflow-support.ts";
 
 /** What executing a run needs. */
@@ -67,6 +74,12 @@ export interface ExecuteRunOptions {
   stderr(text: string): void;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * Where each append and the settlement become authoritative before the
+   * local copy commits (the remote host's Durable Object); none locally,
+   * where the run database's COMMIT is the authority.
+   */
+  commits?: RunCommits;
 }
 
 /** How an execution ended, as committed. */
@@ -93,7 +106,8 @@ export async function loadRetainedProgram(store: RunStore): Promise<Program> {
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
   const { store, execution } = options;
   const program = await loadRetainedProgram(store);
-  const effects = new EffectTransactions(store, options.gate, options.sha256);
+  const { commits } = options;
+  const effects = new EffectTransactions(store, options.gate, options.sha256, commits);
   const stream = new RunJournalStream(store, execution, effects);
   const journal = await Journal.open(stream, options.gate);
   const replayOnly = execution === null;
@@ -131,7 +145,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
     });
   } catch (error) {
     effects.rollback();
-    if (!replayOnly) settleAfterFailure(store, execution, error);
+    if (!replayOnly) await settleAfterFailure(store, commits, execution, error);
     throw error;
   } finally {
     await shell?.[Symbol.asyncDispose]?.();
@@ -139,27 +153,34 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   effects.rollback();
   if (replayOnly) return { status: store.record().status, outcome };
   const last = () => store.record().eventCount;
+  const settle = (status: RunStatus, stopReason: StopReason | null) =>
+    settleRun(store, commits, execution, status, stopReason);
   switch (outcome.status) {
     case "completed":
-      store.settle(execution, "completed", null);
+      await settle("completed", null);
       return { status: "completed", outcome };
     case "failed":
-      store.settle(execution, "failed", { kind: "journal", eventId: last() });
+      await settle("failed", { kind: "journal", eventId: last() });
       return { status: "failed", outcome };
     case "suspended":
-      store.settle(execution, "suspended", { kind: "journal", eventId: outcome.eventNumber });
+      await settle("suspended", { kind: "journal", eventId: outcome.eventNumber });
       return { status: "suspended", outcome };
     case "cancelled":
-      store.settle(execution, "interrupted", { kind: "host", code: "interrupted" });
+      await settle("interrupted", { kind: "host", code: "interrupted" });
       return { status: "interrupted", outcome };
   }
 }
 
-function settleAfterFailure(store: RunStore, execution: number, error: unknown): void {
+async function settleAfterFailure(
+  store: RunStore,
+  commits: RunCommits | undefined,
+  execution: number,
+  error: unknown,
+): Promise<void> {
   if (error instanceof ShellLostError) {
     // Nothing of the block was journaled: the run resumes by running it again.
     try {
-      store.settle(execution, "interrupted", { kind: "host", code: "crashed" });
+      await settleRun(store, commits, execution, "interrupted", { kind: "host", code: "crashed" });
     } catch {
       // As below: the next executor recovers the run as interrupted.
     }
@@ -172,10 +193,14 @@ function settleAfterFailure(store: RunStore, execution: number, error: unknown):
     ? "divergence"
     : "storage_failure";
   try {
-    store.settle(execution, refused ? "interrupted" : "failed", { kind: "host", code });
+    await settleRun(store, commits, execution, refused ? "interrupted" : "failed", {
+      kind: "host",
+      code,
+    });
   } catch {
-    // The store itself failed (or this executor lost the run): the next
-    // executor finds the run `running` and recovers it as interrupted.
+    // The store itself failed, this executor lost the run, or its authority
+    // refused the settlement too: the next executor finds the run `running`
+    // and recovers it as interrupted.
   }
 }
 
