@@ -15,6 +15,7 @@ import {
   referenceRun,
   restoreDatabase,
   RUN,
+  runPath,
   sameFiles,
   startWorkflow,
   workflow,
@@ -69,6 +70,37 @@ Deno.test({
     "suspended",
     "suspended",
   ]);
+  await Deno.remove(runs, { recursive: true });
+});
+
+Deno.test({
+  name:
+    "WF-14: with its .lock file deleted under a live executor, a second executor is refused by the database's write lock in one line and changes nothing",
+  // Waiting for the frozen executor reads its state from /proc.
+  ignore: Deno.build.os !== "linux",
+}, async () => {
+  const runs = await Deno.makeTempDir();
+  // The first executor freezes inside its first Workspace effect, its write transaction open.
+  const first = startWorkflow(runs, ["start", `--id=${RUN}`, "ok.workspace-effects.md"], {
+    XMD_FAILPOINT: "workspace-effect:before:1:stop",
+  });
+  await stopped(first.pid);
+  try {
+    await Deno.remove(`${runPath(runs)}.lock`);
+    const before = await readDatabase(runs);
+    const refusal = await workflow(runs, ["resume", RUN]);
+    assertRefused(refusal, /Cannot write run "matrix": another process is writing it/);
+    assert.equal(refusal.stdout, "");
+    assert.deepEqual(sameFiles(await readDatabase(runs), before, { shm: false }), []);
+  } finally {
+    Deno.kill(first.pid, "SIGCONT");
+  }
+  // The first executor never noticed: it runs on to its question.
+  const outcome = await outcomeOf(first);
+  assert.equal(outcome.code, 2, outcome.stderr);
+  const history = await new LocalWorkflowHost(runs).history(RUN);
+  assert.equal(history.record.status, "suspended");
+  assert.deepEqual(history.executions.map((execution) => execution.outcome), ["suspended"]);
   await Deno.remove(runs, { recursive: true });
 });
 

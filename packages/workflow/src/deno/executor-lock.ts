@@ -4,6 +4,14 @@
  * heartbeat: the OS releases the lock when the process dies, which is how
  * the next executor knows a `running` run is stale.
  *
+ * The lock is only as good as its file: a lock taken on a file that was
+ * unlinked or replaced before `tryLock` returned would guard nothing, so the
+ * file locked must still be the one at the path (same device and inode), or
+ * the acquisition starts again. Deleting the file while a run executes
+ * defeats the lock, as deleting a `-wal` defeats SQLite; the database's own
+ * write lock then refuses the second writer (`RunBusyError`, see
+ * `NodeSqliteSeam`).
+ *
  * @module
  */
 import { RunBusyError } from "../contracts/workflow-errors.ts";
@@ -19,19 +27,29 @@ export class ExecutorLock implements Disposable {
 
   /** Takes the lock at `path` or refuses at once with `RunBusyError`. */
   static async acquire(path: string, runId: string): Promise<ExecutorLock> {
-    const file = await Deno.open(path, { read: true, write: true, create: true });
-    let locked = false;
-    try {
-      locked = await file.tryLock(true);
-    } finally {
-      if (!locked) file.close();
+    for (let attempt = 0;; attempt++) {
+      const file = await Deno.open(path, { read: true, write: true, create: true });
+      let kept = false;
+      try {
+        if (!await file.tryLock(true)) {
+          throw new RunBusyError(
+            `Cannot run "${runId}": it is already running in another process. Wait for it, or stop it with Ctrl-C`,
+          );
+        }
+        if (await isFileAt(file, path)) {
+          kept = true;
+          return new ExecutorLock(file);
+        }
+        // Another process removed the file between our open and our lock.
+        if (attempt === 3) {
+          throw new RunBusyError(
+            `Cannot run "${runId}": another process keeps removing its lock file ${path}`,
+          );
+        }
+      } finally {
+        if (!kept) file.close();
+      }
     }
-    if (!locked) {
-      throw new RunBusyError(
-        `Cannot run "${runId}": it is already running in another process. Wait for it, or stop it with Ctrl-C`,
-      );
-    }
-    return new ExecutorLock(file);
   }
 
   /** Whether this process still holds the lock. */
@@ -45,4 +63,10 @@ export class ExecutorLock implements Disposable {
     this.#held = false;
     this.#file.close();
   }
+}
+
+/** Whether `file` is still the file at `path` (not unlinked or replaced since it was opened). */
+async function isFileAt(file: Deno.FsFile, path: string): Promise<boolean> {
+  const [held, named] = await Promise.all([file.stat(), Deno.stat(path).catch(() => null)]);
+  return named !== null && held.dev === named.dev && held.ino === named.ino;
 }

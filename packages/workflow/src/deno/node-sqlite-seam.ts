@@ -6,14 +6,18 @@
  * savepoints. SQLite's own corruption reports (`SQLITE_CORRUPT`,
  * `SQLITE_NOTADB`), wherever they surface, become
  * `WorkflowDatabaseCorruptError`: damage found late is as typed as damage
- * found at open.
+ * found at open. A write refused as `SQLITE_BUSY` after the busy timeout is
+ * `RunBusyError`: every writer holds the run's executor lock, so another
+ * writer means that lock was defeated (its `.lock` file deleted or replaced
+ * while a run executed), and SQLite's own write lock is what stops it.
  *
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
+import { RunBusyError, WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { HeldTransaction, SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
 
+const SQLITE_BUSY = 5;
 const SQLITE_CORRUPT = 11;
 const SQLITE_NOTADB = 26;
 
@@ -104,6 +108,13 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     try {
       this.#db.exec(sql);
     } catch (error) {
+      if (isBusy(error)) {
+        throw new RunBusyError(
+          `Cannot write ${this.#where}: another process is writing it, although this one holds its ` +
+            "executor lock (the run's .lock file was deleted or replaced while that process ran)",
+          { cause: error },
+        );
+      }
       throw this.#typed(error);
     }
   }
@@ -124,4 +135,15 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     this.#statements.clear();
     if (this.#db.isOpen) this.#close();
   }
+}
+
+function isBusy(error: unknown): boolean {
+  const { errcode, code, message } = error as {
+    errcode?: unknown;
+    code?: unknown;
+    message?: unknown;
+  };
+  if (typeof errcode === "number") return (errcode & 0xff) === SQLITE_BUSY;
+  // Deno's `DatabaseSync.exec` reports no `errcode`: only SQLite's fixed text for SQLITE_BUSY.
+  return code === "ERR_SQLITE_ERROR" && message === "database is locked";
 }
