@@ -15,3 +15,4 @@ export { fileSystemRefusal, type MissingKind } from "./src/engine/file-system-re
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
 export { compileGlob } from "./src/glob/glob-pattern.ts";
 export { didYouMean } from "./src/text/did-you-mean.ts";
+export { type ExecObserver, observedShell } from "./src/engine/observed-shell.ts";

@@ -49,19 +49,25 @@ export class XmdTerminal {
     })();
   }
 
-  /** Starts `xmd <args>` in `cwd` on a new terminal. */
+  /**
+   * Starts `xmd <args>` in `cwd` on a new terminal; with `stdout`, its stdout
+   * goes to that file instead (stderr stays on the terminal).
+   */
   static start(
     args: readonly string[],
-    options: { cwd: string; env?: Record<string, string> },
+    options: { cwd: string; env?: Record<string, string>; stdout?: string },
   ): XmdTerminal {
     const rcFile = join(Deno.makeTempDirSync({ prefix: "xmd-pty-" }), "rc");
     // The shell runs xmd, then records its exit code.
     const inner = [
       "sh",
       "-c",
-      'rc=$1; shift; "$@"; echo $? > "$rc"',
+      options.stdout === undefined
+        ? 'rc=$1; shift 2; "$@"; echo $? > "$rc"'
+        : 'rc=$1; out=$2; shift 2; "$@" > "$out"; echo $? > "$rc"',
       "sh",
       rcFile,
+      options.stdout ?? "",
       ...xmdCommandLine(args),
     ];
     const scriptArgs = Deno.build.os === "linux"

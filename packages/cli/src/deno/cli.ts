@@ -16,6 +16,7 @@ import { runIds, workflowCommand } from "./workflow-command.ts";
 import { unknownCommand } from "./command-line.ts";
 import { completionScript, SHELLS } from "./completions.ts";
 import { type ColourMode, colourMode, paintedStderr, paintsStderr } from "./colour.ts";
+import { execProgress } from "./exec-progress.ts";
 import cliConfig from "../../deno.json" with { type: "json" };
 
 /** The version of the xmd packages (they are published together). */
@@ -86,8 +87,17 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
       else mode = colourMode(given);
       args = after;
     }
-    if (paintsStderr(mode, io.env, io.stderrIsTerminal === true)) {
-      io = { ...io, stderr: paintedStderr(io.stderr) };
+    const terminal = io.stderrIsTerminal === true;
+    const painting = paintsStderr(mode, io.env, terminal);
+    const progress = execProgress(io.stderr, terminal, io.env, painting);
+    if (painting) io = { ...io, stderr: paintedStderr(io.stderr) };
+    if (progress) {
+      io = {
+        ...io,
+        stdout: progress.follow(io.stdout),
+        stderr: progress.follow(io.stderr),
+        onExec: (label) => progress.start(label),
+      };
     }
     const [command, ...rest] = args;
     switch (command) {

@@ -24,6 +24,11 @@ export interface CommandIo {
   stderrIsTerminal?: boolean;
   /** Aborted on Ctrl-C. */
   signal: AbortSignal;
+  /**
+   * Tells that the exec block at `label` (`release.md:17:1`) starts to run;
+   * returns its end. Absent when nothing shows it (stderr not a terminal).
+   */
+  onExec?(label: string): () => void;
   /** Resolves a user path against `cwd`. */
   resolve(path: string): string;
 }

@@ -25,7 +25,9 @@ import {
   TerminalLine,
   typedPositions,
 } from "@xmd/core/deno";
+import { observedShell } from "@xmd/core/internal";
 import type { CommandIo } from "./command-io.ts";
+import { typedLabel } from "./exec-progress.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { checkAnswers } from "./run-answers.ts";
 import { parseRunArguments, type RunArguments } from "./run-arguments.ts";
@@ -105,6 +107,7 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
   // A journal that cannot be written is refused before anything runs.
   if (options.journal !== undefined) await file!.open();
   const completed = journal.state === "completed";
+  const typed = typedLabel(typedPositions(options.document, program));
   // Prompts start on a line of their own, whatever the document printed last.
   const line = new TerminalLine();
   const outcome = await runProgram({
@@ -112,7 +115,9 @@ export async function runCommand(args: readonly string[], io: CommandIo): Promis
     props,
     providers: completed ? detachedProviders() : {
       fs: new HostFileSystem(io.cwd),
-      shell: new HostShell(io.cwd),
+      shell: io.onExec
+        ? observedShell(new HostShell(io.cwd), (position) => io.onExec!(typed(position)))
+        : new HostShell(io.cwd),
       elicit: new TerminalElicit({
         answers: options.answers,
         interactive: io.interactive,

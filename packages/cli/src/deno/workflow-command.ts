@@ -38,6 +38,7 @@ import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
+import { typedLabel } from "./exec-progress.ts";
 import { commandHelp, parseCommand, unknownCommand } from "./command-line.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
@@ -382,6 +383,7 @@ async function execute(
 ): Promise<number> {
   let id: string | undefined;
   let report: ExecutionReport;
+  const label = typedLabel(display);
   try {
     report = await run({
       stdout: io.stdout,
@@ -392,6 +394,7 @@ async function execute(
       },
       signal: io.signal,
       secretDetection,
+      ...(io.onExec ? { onExec: (position) => io.onExec!(label(position)) } : {}),
     });
   } catch (error) {
     // An error the journal must not record (a secret, a divergence, storage) settles the run

@@ -11,6 +11,7 @@
  */
 import type { JsonValue } from "../json/json-value.ts";
 import type { AnswerCheck } from "./answer-schema.ts";
+import type { SourcePosition } from "../document/source-position.ts";
 
 /** Filesystem effects used by `<File>` and `<Glob>`. */
 export interface FileSystemProvider {
@@ -42,6 +43,12 @@ export interface ShellRequest {
   onStderr(chunk: string): void;
   /** Aborted when the run is cancelled (Ctrl-C). */
   signal: AbortSignal;
+  /**
+   * Where the block is in its document (its label, line and column). The
+   * engine always sets it, so a provider can say which block runs; it is
+   * optional so that a caller of a provider need not invent one.
+   */
+  position?: SourcePosition;
 }
 
 /** What a finished shell block produced. */

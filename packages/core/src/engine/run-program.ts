@@ -473,6 +473,7 @@ class Expander {
           onStdout: (chunk) => visible && frame.writer.raw(chunk),
           onStderr: (chunk) => visible && this.options.stderr(chunk),
           signal: this.options.signal,
+          position: code.position,
         });
         return {
           exitCode: result.exitCode,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JournalEvent, JsonObject, JsonValue, Program } from "@xmd/core";
+import type { JournalEvent, JsonObject, JsonValue, Program, SourcePosition } from "@xmd/core";
 import type { DocumentExecution, PendingSuspension, RunRecord, RunStatus } from "./run-record.ts";
 
 /** What `start` needs: a loaded program and its resolved props. */
@@ -31,6 +31,12 @@ export interface ExecutionIo {
   signal: AbortSignal;
   /** Whether events pass the secret gate (default true). */
   secretDetection?: boolean;
+  /**
+   * Told when an exec block starts to run (never for a replayed one), with its
+   * position; the function it returns is called once the block has ended,
+   * before anything after it is written (the CLI's progress line).
+   */
+  onExec?(position: SourcePosition): () => void;
 }
 
 /** What an execution (or a replay) ended with. */

@@ -27,7 +27,7 @@ import {
   type JsonValue,
   sha256Hex,
 } from "@xmd/core";
-import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan } from "@xmd/core/internal";
+import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
 import { basename, join } from "node:path";
 import type { PendingSuspension } from "../contracts/run-record.ts";
 import {
@@ -445,7 +445,10 @@ export class LocalWorkflowHost implements WorkflowHost {
     const result = await executeRun({
       store,
       execution,
-      shell: (workspace) => new WorkerShell(workspace, this.#shell),
+      shell: (workspace) => {
+        const shell = new WorkerShell(workspace, this.#shell);
+        return io.onExec ? observedShell(shell, (position) => io.onExec!(position)) : shell;
+      },
       sha256: nativeSha256Hex,
       gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
       stdout: io.stdout,
