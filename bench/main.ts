@@ -44,6 +44,7 @@ import { STEP_BYTES } from "./workflow-steps.ts";
 import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 import { BLOCK_FILES, runWorkspaceGate, workspaceGateTable } from "./workspace-gate.ts";
 import { FILES, openVerifyRunFixture } from "./verify-run.ts";
+import { runScale, SCALE_SAMPLES, scaleSizes, scaleTable, TARGET_SCALE_GROWTH } from "./scale.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
 const LARGEST = SIZES[SIZES.length - 1];
@@ -378,6 +379,12 @@ async function runThroughput(): Promise<{ rows: ThroughputRow[]; bytes: number }
   return { rows, bytes: fixture.bytes };
 }
 
+if (Deno.args[0] === "scale") {
+  // `deno task bench scale`: only the scale rows, printed, not saved.
+  console.log(scaleTable(await runScale()));
+  Deno.exit(0);
+}
+
 if (Deno.args[0] === "workspace-gate") {
   // `deno task bench workspace-gate`: only the secret gate on Workspace writes, printed, not saved.
   console.log(workspaceGateTable(await runWorkspaceGate()));
@@ -403,6 +410,8 @@ console.error("xmd bench: the secret gate on Workspace writes, on vs off");
 const workspaceGate = await runWorkspaceGate();
 console.error("xmd bench: verification before resume");
 const verification = await runVerification();
+console.error("xmd bench: scale, each operation in a fresh process");
+const scale = await runScale();
 console.error(`xmd bench: peers, a workflow of ${STEPS} durable steps`);
 const peers = await runPeers();
 const effectRow = (name: string) => effect.rows.find((row) => row.name === name)!;
@@ -731,6 +740,17 @@ const markdown = [
   "",
   verificationTable,
   "",
+  `Scale (\`bench/scale.ts\`): a run of N \`<File>\` writes (N events, N files in folders of 100, then`,
+  "an `<Elicit>`), built once per size; each operation then runs through `LocalWorkflowHost` in a",
+  `fresh process (${SCALE_SAMPLES} each), which also reports its peak resident memory. \`resume\` answers a copy of`,
+  "the run and resumes it to completion (verification, replay of every event, one effect); `list` reads",
+  `folders of small runs. The last columns: cost per item ÷ the same operation's at a tenth of the size`,
+  `(target ≤ ${TARGET_SCALE_GROWTH}×). Sizes: ${
+    scaleSizes().map((size) => fixed(size, 0)).join(", ")
+  } (\`XMD_BENCH_SCALE_MAX=100000\` adds 100,000).`,
+  "",
+  scaleTable(scale),
+  "",
   `Peers: one new workflow of ${STEPS} sequential durable steps, each producing ${
     fixed(STEP_BYTES, 0)
   } bytes, timed from`,
@@ -774,6 +794,7 @@ await Deno.writeTextFile(
         secretGate: { blockFiles: BLOCK_FILES, rows: workspaceGate },
       },
       verification: { events: verification.events, files: FILES, rows: verification.rows },
+      scale: { samples: SCALE_SAMPLES, targetGrowth: TARGET_SCALE_GROWTH, rows: scale },
       peers: { steps: STEPS, stepBytes: STEP_BYTES, rows: peers },
       ratios: {
         linearity,
@@ -814,6 +835,7 @@ console.log(
     throughputTable,
     workspaceGateTable(workspaceGate),
     verificationTable,
+    scaleTable(scale),
     peersTable,
   ]
     .concat(summaryTable).map((text) => `\n${text}`).join("\n"),
