@@ -197,7 +197,7 @@ function throws(fn: () => unknown, errorName: string | undefined, what: string):
  * Every schema object and every row of every table the seam can see (a
  * Durable Object's own `_cf_` tables are not ours and are not readable).
  */
-function dump(seam: SqlSeam): string {
+export function dump(seam: SqlSeam): string {
   const objects = seam.exec("SELECT type, name, tbl_name, sql FROM sqlite_master")
     .filter((row) => !String(row.name).startsWith("_cf_"))
     .map(stable)

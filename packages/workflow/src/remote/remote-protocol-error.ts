@@ -1,0 +1,92 @@
+/**
+ * The refusals of the remote protocol, by stable code. A code crosses the
+ * wire in an `error` reply (`frames.ts`); its message states what is wrong,
+ * naming fields and positions, never a value that was sent or stored.
+ *
+ * Invariant: `remoteErrorCode` classifies by class, never by `error.name`,
+ * and every error it does not know is `internal`, so no thrown value leaks
+ * into a reply.
+ *
+ * @module
+ */
+import {
+  AnswerRefusedError,
+  ExecutorLostError,
+  RunBusyError,
+  RunConflictError,
+  RunNotFoundError,
+  RunStateError,
+  WorkflowDatabaseCorruptError,
+  WorkflowDatabaseFormatError,
+  WorkflowSchemaVersionError,
+} from "../contracts/workflow-errors.ts";
+
+/** Every code an `error` reply can carry. */
+export const REMOTE_ERROR_CODES = [
+  "protocol.malformed", // framing, UTF-8, JSON or the header's shape is wrong
+  "protocol.version", // the header's `v` is not 1
+  "protocol.too_large", // the message is over the 8 MiB bound
+  "protocol.text", // a text message: only binary messages are frames
+  "protocol.order", // a request before `hello`, or a second `hello`
+  "protocol.role", // the connection's role may not send this request
+  "run.busy", // another executor holds the run
+  "run.not_found", // there is no run yet
+  "run.exists", // `create` for a run that exists
+  "run.state", // the request does not fit the run's status
+  "run.admission", // the run or definition does not belong to this Durable Object
+  "run.conflict", // a definition or props that do not match their hashes
+  "answer.refused", // an answer refused by the store
+  "frontier.stale", // the expected frontier is not the committed one
+  "executor.lost", // the executor no longer holds the run
+  "object.digest", // an object does not hash to its name
+  "object.malformed", // an object does not parse strictly, or is not canonical
+  "object.missing", // a reference names nothing stored or sent, or the wrong kind
+  "object.size", // a file's chunks do not add up to its size
+  "object.unreachable", // a sent object the new root does not reach
+  "chunk.digest", // a chunk does not hash to its name or has the wrong length
+  "links.invalid", // hard-link groups that do not fit the root
+  "settle.invalid", // a settlement whose status and stop reason disagree
+  "limit.row", // one value over the row limit
+  "limit.staged", // more staged objects than one acquisition may hold
+  "limit.message", // a reply that cannot fit one message
+  "db.corrupt", // the Durable Object's database is damaged
+  "db.format", // the Durable Object holds something that is not a run database
+  "db.version", // the Durable Object's schema is newer than this code
+  "internal", // anything else: a bug, reported without detail
+] as const;
+
+/** A stable error code of the remote protocol. */
+export type RemoteErrorCode = typeof REMOTE_ERROR_CODES[number];
+
+/** A frame refused by the remote protocol, with its stable code. */
+export class RemoteProtocolError extends Error {
+  /** The class name. */
+  override name = "RemoteProtocolError";
+  /** The stable code the refusal travels as. */
+  readonly code: RemoteErrorCode;
+
+  /** A refusal with `code`, saying `message`. */
+  constructor(code: RemoteErrorCode, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+const BY_CLASS: readonly [new (...args: never[]) => Error, RemoteErrorCode][] = [
+  [RunNotFoundError, "run.not_found"],
+  [RunBusyError, "run.busy"],
+  [RunStateError, "run.state"],
+  [RunConflictError, "run.conflict"],
+  [AnswerRefusedError, "answer.refused"],
+  [ExecutorLostError, "executor.lost"],
+  [WorkflowDatabaseCorruptError, "db.corrupt"],
+  [WorkflowDatabaseFormatError, "db.format"],
+  [WorkflowSchemaVersionError, "db.version"],
+];
+
+/** The code `error` travels as: its own, its class's, or `internal`. */
+export function remoteErrorCode(error: unknown): RemoteErrorCode {
+  if (error instanceof RemoteProtocolError) return error.code;
+  for (const [type, code] of BY_CLASS) if (error instanceof type) return code;
+  return "internal";
+}
