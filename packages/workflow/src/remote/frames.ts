@@ -33,6 +33,7 @@ import {
   RunStatusSchema,
   StopReasonSchema,
 } from "../contracts/run-record.ts";
+import type { Frontier } from "../execution/run-commits.ts";
 import type { NewRun } from "../store/run-store.ts";
 import { HardLinkGroupsSchema } from "../workspace/hard-links.ts";
 import { CHUNK_SIZE } from "../workspace/workspace-tables.ts";
@@ -61,17 +62,7 @@ export const MAX_ROW_BYTES = 1.75 * 1024 * 1024;
 const HASH = z.string().regex(/^[0-9a-f]{64}$/);
 const COUNT = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
-/** Where a run's committed state stands: its execution, journal length and Workspace root. */
-export interface Frontier {
-  /** The current execution's seq (0 before the run exists). */
-  execution: number;
-  /** How many journal events are committed. */
-  events: number;
-  /** The current Workspace root. */
-  root: string;
-}
-
-/** Parses a frontier. */
+/** Parses a frontier (`RunCommits`' `Frontier`: a commit frame carries a `RunChange`). */
 export const FrontierSchema: z.ZodType<Frontier> = z.object({
   execution: COUNT,
   events: COUNT,
@@ -140,6 +131,8 @@ const NewRunSchema: z.ZodType<NewRun> = z.object({
 
 const request = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ v: z.literal(PROTOCOL_VERSION), id: COUNT, type: z.literal(type), ...shape }).strict();
+
+export type { Frontier };
 
 const RequestSchema = z.discriminatedUnion("type", [
   request("hello", { role: z.enum(["executor", "reader"]) }),
