@@ -341,7 +341,7 @@ const VERIFY = {
 
 async function runVerification(): Promise<{ rows: PeerRow[]; events: number }> {
   await using dir = await temporaryDirectory();
-  await using fixture = await openVerifyRunFixture(dir.path, LARGEST - 2);
+  const fixture = await openVerifyRunFixture(dir.path, LARGEST - 2);
   const rows = await compare(
     [
       { name: VERIFY.verify, fn: fixture.verifyOnce },

@@ -31,7 +31,7 @@ const DOCUMENT = [
 ].join("\n");
 
 /** A suspended run to verify. */
-export interface VerifyRunFixture extends AsyncDisposable {
+export interface VerifyRunFixture {
   /** Journal events of the run (the props event, the writes, the question). */
   events: number;
   /** Opens the run read-only and verifies it whole, as `resume` does first. */
@@ -75,6 +75,5 @@ export async function openVerifyRunFixture(
     verifyOnce: () =>
       read((store) => verifyRun(store, { workspace: true, sha256: nativeSha256Hex })),
     parseOnce: () => read((store) => void store.events()),
-    [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }),
   };
 }
