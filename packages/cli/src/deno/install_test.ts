@@ -1,12 +1,13 @@
 /**
- * Installing `xmd` from a checkout as the README says (`deno install -g` with
- * `install.json`), then running it from a folder outside the checkout. Also
+ * Installing `xmd` from a checkout by the README's own commands (`deno install
+ * -g` with `install.json`), then running it from a folder outside the checkout. Also
  * keeps `install.json` true to the packages: it maps exactly what they export
  * and import, and `install.lock` pins what `deno.lock` pins.
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DENO_DIR } from "./_run-xmd.ts";
 
 const ROOT = new URL("../../../../", import.meta.url);
 const root = (path: string) => fileURLToPath(new URL(path, ROOT));
@@ -38,35 +39,42 @@ Deno.test("install.json maps exactly the packages' exports and imports; install.
   assert.deepEqual(installLock.specifiers, lock.specifiers);
 });
 
-Deno.test("WS-34: xmd installed with deno install runs a workflow with a shell block from another folder", async () => {
+/**
+ * The README's install commands (the ```sh block under "Installing `xmd`"),
+ * but `npm install -g deno`: this test already runs on that deno.
+ */
+async function readmeInstall(): Promise<string> {
+  const readme = await Deno.readTextFile(root("README.md"));
+  const block = /### Installing `xmd`\n[^]*?```sh\n([^]*?)```/.exec(readme)?.[1];
+  assert.ok(block, "the README shows how to install xmd");
+  const lines = block.split("\n").filter((line) => line !== "" && !line.startsWith("npm install"));
+  assert.ok(lines.some((line) => line.startsWith("deno install ")), block);
+  return lines.join("\n");
+}
+
+Deno.test("WS-34: xmd installed by the README's commands runs a workflow with a shell block from another folder", async () => {
   const dir = await Deno.makeTempDir({ prefix: "xmd-install-" });
   try {
     const lockBefore = await Deno.readFile(root("install.lock"));
     const env = {
-      PATH: `${join(dir, "bin")}:${dirname(Deno.execPath())}:/usr/bin:/bin`,
-      HOME: Deno.env.get("HOME") ?? dir,
-      ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+      PATH: `${dirname(Deno.execPath())}:/usr/bin:/bin`,
+      // deno install -g puts xmd in $HOME/.deno/bin, here a scratch folder.
+      HOME: dir,
+      DENO_DIR,
       NO_COLOR: "1",
     };
-    const installed = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "install",
-        "-g",
-        "-A",
-        "-n",
-        "xmd",
-        "--root",
-        dir,
-        "--config",
-        root("install.json"),
-        root("packages/cli/main.ts"),
-      ],
-      cwd: dir,
+    // Pasted in the checkout, as the README says; the PATH it exports is what xmd runs with.
+    const installed = await new Deno.Command("bash", {
+      args: ["-c", `set -e\n${await readmeInstall()}\necho "PATH=$PATH"`],
+      cwd: root("."),
       clearEnv: true,
       env,
     }).output();
-    assert.equal(installed.code, 0, new TextDecoder().decode(installed.stderr));
+    const installOutput = new TextDecoder().decode(installed.stdout);
+    assert.equal(installed.code, 0, new TextDecoder().decode(installed.stderr) + installOutput);
     assert.deepEqual(await Deno.readFile(root("install.lock")), lockBefore);
+    env.PATH = /^PATH=(.*)$/m.exec(installOutput)![1];
+    assert.ok(await Deno.stat(join(dir, ".deno/bin/xmd")).then(() => true, () => false));
 
     const work = join(dir, "work");
     await Deno.mkdir(work);

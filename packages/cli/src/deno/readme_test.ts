@@ -74,10 +74,7 @@ Deno.test("README: every console session prints what the README shows", async ()
       // One bash per session, so `echo $?` sees the command before it.
       const script = steps.map((step, index) =>
         `${
-          step.command.replaceAll("npx -y deno@2.9.6 task xmd", "xmd").replaceAll(
-            "/tmp/",
-            `${scratch}/`,
-          )
+          step.command.replaceAll("/tmp/", `${scratch}/`)
         } 2>&1\n__status=$?\necho "@@step ${index}"\n(exit $__status)\n`
       ).join("");
       const output = await new Deno.Command("bash", {
