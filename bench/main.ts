@@ -391,6 +391,18 @@ if (Deno.args[0] === "workspace-gate") {
   Deno.exit(0);
 }
 
+if (Deno.args[0] === "startup") {
+  // `deno task bench startup`: only the startup rows, printed, not saved.
+  for (const row of await runStartup()) {
+    console.log(
+      `${row.name}: median ${fixed(row.summary.medianMs, 1)} ms, p99 ${
+        fixed(row.summary.p99Ms, 1)
+      } ms, n=${row.summary.n}, ${fixed(row.overReference, 2)}× deno eval`,
+    );
+  }
+  Deno.exit(0);
+}
+
 const started = performance.now();
 console.error("xmd bench: durable effect vs bare SQLite commit");
 const effect = await runDurableEffect();

@@ -3,7 +3,9 @@
  * document that completes (prose and a `<Let>`, no effect but the props), with
  * its peers in the same run: `xmd run` on the same document, `xmd --help`,
  * `xmd workflow list` (10 runs) and `xmd workflow status`, and a bare
- * `deno eval '0'` (the runtime floor).
+ * `deno eval '0'` (the runtime floor). `xmd` is the installed command, as the
+ * README installs it (`deno install -g` with `install.json`, here into the
+ * fixture's folder), so each row is what a user's shell starts.
  *
  * Invariant: every timed call is checked to have exited 0 with the rendered
  * document on stdout (and, for `workflow start`, a completed run), so a
@@ -14,7 +16,7 @@
 import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../packages/cli/main.ts", import.meta.url));
-const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+const INSTALL_CONFIG = fileURLToPath(new URL("../install.json", import.meta.url));
 
 /** The document: it renders `x is 3.` and completes. */
 export const STARTUP_DOCUMENT = [
@@ -55,8 +57,23 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
     XMD_WORKFLOW_RUNS: `${dir}/runs`,
     NO_COLOR: "1",
   };
-  const spawn = async (args: string[], what: string, expect: (out: string) => boolean) => {
-    const output = await new Deno.Command(Deno.execPath(), {
+  const installed = await new Deno.Command(Deno.execPath(), {
+    args: ["install", "-g", "-A", "-n", "xmd", "--root", dir, "--config", INSTALL_CONFIG, MAIN],
+    clearEnv: true,
+    env,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (installed.code !== 0) {
+    throw new Error(`Cannot install xmd: ${new TextDecoder().decode(installed.stderr)}`);
+  }
+  const XMD = `${dir}/bin/xmd`;
+  const spawn = async (
+    [command, ...args]: string[],
+    what: string,
+    expect: (out: string) => boolean,
+  ) => {
+    const output = await new Deno.Command(command, {
       args,
       cwd: dir,
       clearEnv: true,
@@ -72,7 +89,7 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
       throw new Error(`Cannot benchmark ${what}: exit ${output.code}\n${stdout}${stderr}`);
     }
   };
-  const xmd = ["run", "--allow-all", "--quiet", `--config=${CONFIG}`, MAIN];
+  const xmd = [XMD];
   // Ten completed runs for `list` and `status`.
   for (let index = 0; index < 10; index++) {
     await spawn(
@@ -98,6 +115,6 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
         (out) => out.includes(EXPECTED) && out.includes("workflow status: completed"),
       ),
     run: () => spawn([...xmd, "run", "doc.md"], "xmd run", (out) => out.includes(EXPECTED)),
-    denoEval: () => spawn(["eval", "0"], "deno eval", () => true),
+    denoEval: () => spawn([Deno.execPath(), "eval", "0"], "deno eval", () => true),
   };
 }
