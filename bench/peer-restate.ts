@@ -31,7 +31,7 @@
 // deno.json is not this file's to change, so the peer's packages are pinned inline.
 // deno-lint-ignore no-import-prefix
 import * as restate from "npm:@restatedev/restate-sdk@1.17.2/fetch";
-// Brings the server package, and with it the platform package holding the binary, into node_modules.
+// Brings the server package, and with it the platform package holding the binary, into Deno's npm cache.
 // deno-lint-ignore no-import-prefix
 import "npm:@restatedev/restate-server@1.7.12/package.json" with { type: "json" };
 import { PAYLOAD_BYTES } from "./durable-effect.ts";
@@ -45,24 +45,25 @@ const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 /**
- * The path of the `restate-server` binary in the project's `node_modules`
- * (`nodeModulesDir: auto` installs the platform package there).
+ * The path of the `restate-server` binary in Deno's npm cache (`deno info
+ * --json` names it), where the platform package the server package depends
+ * on lands when the import above is cached.
  */
 export function restateServerBinary(): string {
   const platform = `${Deno.build.os}-${Deno.build.arch === "x86_64" ? "x64" : "arm64"}`;
   const name = `@restatedev/restate-server-${platform}`;
-  const root = new URL("../node_modules/.deno/", import.meta.url);
-  const path = new URL(
-    `${name.replace("/", "+")}@${SERVER_VERSION}/node_modules/${name}/bin/restate-server`,
-    root,
-  );
+  const info = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+    .outputSync();
+  const cache = (JSON.parse(new TextDecoder().decode(info.stdout)) as { npmCache?: string })
+    .npmCache;
+  const path = `${cache}/registry.npmjs.org/${name}/${SERVER_VERSION}/bin/restate-server`;
   try {
-    if (Deno.statSync(path).isFile) return path.pathname;
+    if (cache && Deno.statSync(path).isFile) return path;
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) throw error;
   }
   throw new Error(
-    `Cannot find the Restate server "${path.pathname}": ${name}@${SERVER_VERSION} is not installed; run \`deno install --entrypoint bench/peer-restate.ts\``,
+    `Cannot find the Restate server "${path}": ${name}@${SERVER_VERSION} is not in Deno's npm cache; run \`deno cache --lock=dev.lock bench/peer-restate.ts\``,
   );
 }
 
