@@ -3,13 +3,18 @@
  * point, so crash claims are tested by a real SIGKILL of a real process at a
  * known place rather than by a simulated failure.
  *
- * `XMD_FAILPOINT=<point>:<before|after>[:<nth>][:stop]`
+ * `XMD_FAILPOINT=<point>:<before|sent|acked|after>[:<nth>][:stop]`
  *
  * - `<point>` is a `CommitPoint` (`create`, `append`, `consume-answer`,
  *   `settle`, `store-answer`, `recover-stale`, `begin-execution`, `cancel`,
  *   `initialize`).
  * - `before`: the point's transaction has made all its writes and is about to
  *   `COMMIT`; `after`: its `COMMIT` has returned.
+ * - For a remote run (whose working copy holds each change in a transaction
+ *   until the run's Durable Object acknowledges it): `sent`, the change's
+ *   frame is written to the socket and no reply has arrived; `acked`, the
+ *   reply arrived and the copy's `COMMIT` has not run (the same instant as
+ *   `before` for a held transaction: its `COMMIT` waits for the reply).
  * - `<nth>` (default 1) selects the nth transaction of that point this process
  *   commits. Only an outermost transaction that changed at least one row
  *   counts: a `recover-stale` that found nothing stale commits nothing.
@@ -37,15 +42,15 @@ export const FAILPOINT_VARIABLE = "XMD_FAILPOINT";
 export interface Failpoint {
   /** The commit point. */
   point: CommitPoint;
-  /** Just before its `COMMIT`, or just after. */
-  phase: "before" | "after";
+  /** Just before its `COMMIT`, or just after; for a remote run also `sent` and `acked`. */
+  phase: "before" | "sent" | "acked" | "after";
   /** Which committing transaction of that point (1-based). */
   nth: number;
   /** What the process sends itself. */
   signal: "SIGKILL" | "SIGSTOP";
 }
 
-const GRAMMAR = /^([a-z-]+):(before|after)(?::([1-9]\d*))?(?::(stop))?$/;
+const GRAMMAR = /^([a-z-]+):(before|sent|acked|after)(?::([1-9]\d*))?(?::(stop))?$/;
 
 /** Parses `<point>:<before|after>[:<nth>][:stop]`. */
 export function parseFailpoint(text: string): Failpoint {
@@ -53,13 +58,13 @@ export function parseFailpoint(text: string): Failpoint {
   const point = match?.[1] as CommitPoint | undefined;
   if (!match || !point || !COMMIT_POINTS.includes(point)) {
     throw new TypeError(
-      `Cannot use ${FAILPOINT_VARIABLE}="${text}": write <point>:<before|after>[:<nth>][:stop], ` +
+      `Cannot use ${FAILPOINT_VARIABLE}="${text}": write <point>:<before|sent|acked|after>[:<nth>][:stop], ` +
         `where <point> is one of ${COMMIT_POINTS.join(", ")}`,
     );
   }
   return {
     point,
-    phase: match[2] as "before" | "after",
+    phase: match[2] as Failpoint["phase"],
     nth: match[3] === undefined ? 1 : Number(match[3]),
     signal: match[4] === "stop" ? "SIGSTOP" : "SIGKILL",
   };
@@ -67,6 +72,24 @@ export function parseFailpoint(text: string): Failpoint {
 
 /** The process's armed failpoint with its count so far; undefined until first read. */
 let armed: { failpoint: Failpoint; seen: number } | null | undefined;
+
+/** The point of the held transaction open on an armed seam, and how many reached `sent`. */
+let held: CommitPoint | undefined;
+let sent = 0;
+
+/**
+ * Called by a remote run's commits once the frame of the change its held
+ * transaction holds is written to the socket: trips a `sent` failpoint
+ * armed for that transaction's point.
+ */
+export function tripSentFailpoint(): void {
+  const state = armed;
+  if (!state || held === undefined) return;
+  const { failpoint } = state;
+  if (failpoint.phase === "sent" && held === failpoint.point && ++sent === failpoint.nth) {
+    Deno.kill(Deno.pid, failpoint.signal);
+  }
+}
 
 function armedFailpoint(): { failpoint: Failpoint; seen: number } | null {
   if (armed === undefined) {
@@ -127,26 +150,29 @@ class FailpointSeam implements SqlSeam, Disposable {
   }
 
   hold(label: CommitPoint): HeldTransaction {
-    const held = this.#inner.hold!(label);
+    const inner = this.#inner.hold!(label);
     const { failpoint } = this.#state;
     this.#depth++;
+    held = label;
     let ended = false;
     const end = () => {
       if (!ended) this.#depth--;
       ended = true;
+      held = undefined;
     };
     return {
-      discard: () => held.discard(),
+      discard: () => inner.discard(),
       commit: () => {
         const trips = label === failpoint.point && ++this.#state.seen === failpoint.nth;
-        if (trips && failpoint.phase === "before") Deno.kill(Deno.pid, failpoint.signal);
+        const before = failpoint.phase === "before" || failpoint.phase === "acked";
+        if (trips && before) Deno.kill(Deno.pid, failpoint.signal);
         end();
-        held.commit();
+        inner.commit();
         if (trips && failpoint.phase === "after") Deno.kill(Deno.pid, failpoint.signal);
       },
       rollback: () => {
         end();
-        held.rollback();
+        inner.rollback();
       },
     };
   }

@@ -1,0 +1,170 @@
+/**
+ * One WebSocket to a run's Durable Object (through the Worker that admits
+ * it), as the runner holds it: subprotocol `xmd.remote.v1`, binary frames of
+ * `frames.ts`, replies matched to requests by id.
+ *
+ * Invariants:
+ * - Every received message is parsed strictly (`decodeReply`) before it is
+ *   used; one that does not parse, answers no request in flight, or is of
+ *   another type than its request closes the connection: after it, no
+ *   reply can be trusted to answer what it claims to.
+ * - When the socket closes (or never opens), every request in flight and
+ *   every later one rejects with `RemoteConnectionLostError`; nothing is
+ *   sent again.
+ * - A `ping` goes every 30 s while the connection is open, so the edge
+ *   keeps an idle socket open; the timer never keeps the process alive.
+ *
+ * @module
+ */
+import {
+  decodeReply,
+  encodeRequest,
+  PROTOCOL_VERSION,
+  type Request,
+  type RequestType,
+} from "../remote/frames.ts";
+import type { CallBody, ChannelReply, RemoteChannel } from "../remote/remote-channel.ts";
+import { RemoteProtocolError } from "../remote/remote-protocol-error.ts";
+import { refusalOf, RemoteConnectionLostError } from "../remote/remote-refusal.ts";
+
+/** The WebSocket subprotocol of version 1. */
+export const SUBPROTOCOL = "xmd.remote.v1";
+/** How often an open connection pings. */
+export const PING_INTERVAL_MS = 30_000;
+
+interface InFlight {
+  type: RequestType;
+  resolve(reply: ChannelReply<RequestType>): void;
+  reject(error: Error): void;
+}
+
+/** An open connection to a run's Durable Object. */
+export class RemoteConnection implements RemoteChannel, Disposable {
+  readonly #socket: WebSocket;
+  readonly #inFlight = new Map<number, InFlight>();
+  readonly #ping: number;
+  #nextId = 1;
+  #lost: RemoteConnectionLostError | undefined;
+
+  private constructor(socket: WebSocket) {
+    this.#socket = socket;
+    socket.onmessage = (event) => this.#receive(event.data);
+    socket.onclose = () => this.#lose("the connection to the run's Durable Object closed");
+    socket.onerror = () => this.#lose("the connection to the run's Durable Object failed");
+    this.#ping = Number(setInterval(() => {
+      this.call({ type: "ping" }).catch(() => {});
+    }, PING_INTERVAL_MS));
+    Deno.unrefTimer(this.#ping);
+  }
+
+  /** Opens a connection to `url` (ws: or wss:); an unreachable one is `RemoteConnectionLostError`. */
+  static async open(url: string | URL): Promise<RemoteConnection> {
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url, SUBPROTOCOL);
+    } catch (error) {
+      throw new RemoteConnectionLostError(
+        "Cannot connect to the run's Durable Object: its address is not a WebSocket URL",
+        { cause: error },
+      );
+    }
+    socket.binaryType = "arraybuffer";
+    await new Promise<void>((resolve, reject) => {
+      socket.onopen = () => resolve();
+      socket.onerror = () =>
+        reject(new RemoteConnectionLostError("Cannot connect to the run's Durable Object"));
+      socket.onclose = () =>
+        reject(new RemoteConnectionLostError("Cannot connect to the run's Durable Object"));
+    });
+    if (socket.protocol !== SUBPROTOCOL) {
+      socket.close();
+      throw new RemoteProtocolError(
+        "protocol.version",
+        `Cannot use the run's Durable Object: it does not speak ${SUBPROTOCOL}`,
+      );
+    }
+    return new RemoteConnection(socket);
+  }
+
+  call<T extends RequestType>(
+    body: CallBody<T>,
+    payload?: Uint8Array,
+  ): Promise<ChannelReply<T>> {
+    if (this.#lost) return Promise.reject(this.#lost);
+    const id = this.#nextId++;
+    const message = encodeRequest({ v: PROTOCOL_VERSION, id, ...body } as Request, payload);
+    return new Promise<ChannelReply<T>>((resolve, reject) => {
+      this.#inFlight.set(id, {
+        type: body.type,
+        resolve: resolve as (reply: ChannelReply<RequestType>) => void,
+        reject,
+      });
+      try {
+        this.#socket.send(message);
+      } catch {
+        this.#lose("the connection to the run's Durable Object closed");
+      }
+    });
+  }
+
+  /** Closes the connection (ownership, if it held the run, ends with it). */
+  close(): void {
+    this.#lose("the connection was closed by this runner");
+    try {
+      this.#socket.close(1000);
+    } catch {
+      // Already closing.
+    }
+  }
+
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
+  #receive(data: unknown): void {
+    if (!(data instanceof ArrayBuffer)) {
+      this.#fail("it sent a text message");
+      return;
+    }
+    let decoded: ReturnType<typeof decodeReply>;
+    try {
+      decoded = decodeReply(new Uint8Array(data));
+    } catch {
+      this.#fail("it sent a reply that does not parse");
+      return;
+    }
+    const { reply, payload } = decoded;
+    const pending = reply.re === null ? undefined : this.#inFlight.get(reply.re);
+    if (!pending) {
+      this.#fail("it sent a reply to no request in flight");
+      return;
+    }
+    this.#inFlight.delete(reply.re!);
+    if (reply.type === "error") {
+      pending.reject(refusalOf(reply.code, reply.message));
+    } else if (reply.type !== pending.type) {
+      this.#fail("it answered a request with a reply of another type");
+      pending.reject(this.#lost!);
+    } else {
+      const { v: _v, re: _re, type: _type, ...body } = reply;
+      pending.resolve({ reply: body as ChannelReply<RequestType>["reply"], payload });
+    }
+  }
+
+  /** A reply that cannot be trusted: the connection is closed, everything in flight lost. */
+  #fail(why: string): void {
+    this.#lose(`the run's Durable Object broke the protocol: ${why}`);
+    try {
+      this.#socket.close(1002);
+    } catch {
+      // Already closing.
+    }
+  }
+
+  #lose(why: string): void {
+    clearInterval(this.#ping);
+    this.#lost ??= new RemoteConnectionLostError(`Connection lost: ${why}`);
+    for (const pending of this.#inFlight.values()) pending.reject(this.#lost);
+    this.#inFlight.clear();
+  }
+}

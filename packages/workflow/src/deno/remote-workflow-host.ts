@@ -1,0 +1,481 @@
+/**
+ * The remote workflow host's runner: a run's state lives in its Durable
+ * Object; this process acquires the run over one WebSocket, executes it
+ * against a local working copy, and commits every change remotely before
+ * the copy commits it.
+ *
+ * Invariants:
+ * - Every decision is read first over a reader connection (no acquisition,
+ *   no epoch counted): inspection, `answer`, a run waiting for an answer,
+ *   and the replay of a finished run go no further. A completed replay
+ *   copies the record and journal into a memory database and runs with no
+ *   provider: no working copy of the Workspace, no Worker Shell.
+ * - Only an execution acquires: `hello {role:"executor"}` (a second
+ *   executor is `RunBusyError` and changes nothing), `begin` (or `create`),
+ *   then the working copy is built from what the Durable Object committed
+ *   (`working-copy.ts`) and `executeRun` runs on it unchanged, committing
+ *   through `RemoteRunCommits`.
+ * - The secret gate runs here, before any frame that carries what it checks
+ *   (the Durable Object runs none).
+ * - A lost connection is `RemoteConnectionLostError` (exit code 75): the
+ *   change in flight was rolled back on the copy and is never repeated; the
+ *   next acquisition reads the committed frontier and replay decides. The
+ *   working copy is temporary and removed when the execution ends.
+ * - What this host does not serve yet (`list`, which part 2 answers per
+ *   issue) is refused with `RemoteUnsupportedError`, never emulated.
+ *
+ * @module
+ */
+import {
+  canonicalJson,
+  createSecretGate,
+  disabledSecretGate,
+  type JsonValue,
+  sha256Hex,
+} from "@xmd/core";
+import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
+import { DatabaseSync } from "node:sqlite";
+import { join } from "node:path";
+import type { PendingSuspension, RunRecord } from "../contracts/run-record.ts";
+import {
+  AnswerRefusedError,
+  RunConflictError,
+  RunNotFoundError,
+  RunStateError,
+  WorkerShellPermissionError,
+} from "../contracts/workflow-errors.ts";
+import type {
+  ExecutionIo,
+  ExecutionReport,
+  ExportOptions,
+  ExportReport,
+  RunDiff,
+  RunHistory,
+  RunInspection,
+  RunListing,
+  StartRequest,
+  WorkflowHost,
+} from "../contracts/workflow-host.ts";
+import { executeRun } from "../execution/execute-run.ts";
+import { gateStart } from "../execution/start-gate.ts";
+import { definitionHash } from "../execution/verify-run.ts";
+import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
+import { RemoteRunCommits } from "../remote/remote-run-commits.ts";
+import { RemoteUnsupportedError } from "../remote/remote-refusal.ts";
+import {
+  fetchRoot,
+  readRemoteRun,
+  type RemoteRun,
+  writeRunRows,
+  writeWorkingCopy,
+} from "../remote/working-copy.ts";
+import { initializeSchema } from "../store/schema.ts";
+import { RunStore } from "../store/run-store.ts";
+import { verifyRoot } from "../workspace/verify-root.ts";
+import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
+import { checkExportTarget, exportDirectory } from "./export-directory.ts";
+import { tripSentFailpoint } from "./failpoint.ts";
+import { checkRunId } from "./local-workflow-host.ts";
+import { nativeSha256Hex } from "./native-sha256.ts";
+import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
+import { RemoteConnection } from "./remote-connection.ts";
+import { openRunDatabase } from "./run-database.ts";
+import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
+import { interpreterStartProblem } from "./worker-shell-process.ts";
+
+/** How a remote host reaches its runs. */
+export interface RemoteWorkflowHostOptions {
+  /** The WebSocket URL of run `id` (the Worker that admits it routes it to its Durable Object). */
+  url(id: string): string | URL;
+  /** How Worker Shell runs exec blocks. */
+  shell?: WorkerShellOptions;
+  /** Where working copies are made (default: the system's temporary folder). */
+  workDir?: string;
+}
+
+/** A `WorkflowHost` whose runs live in Durable Objects. */
+export class RemoteWorkflowHost implements WorkflowHost {
+  readonly #options: RemoteWorkflowHostOptions;
+
+  /** A host reaching each run at `options.url(id)`. */
+  constructor(options: RemoteWorkflowHostOptions) {
+    this.#options = options;
+  }
+
+  async start(request: StartRequest, io: ExecutionIo): Promise<ExecutionReport> {
+    const id = request.id ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+    checkRunId(id);
+    checkWorkflowSupport(request.program);
+    // The Durable Object runs no secret gate: nothing leaves this process before it.
+    await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
+      id,
+      program: request.program,
+      target: request.target,
+      props: request.props,
+    });
+    const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
+    if (shellProblem !== null) throw new WorkerShellPermissionError(shellProblem);
+    const definition = definitionHash(request.program, request.target);
+    const propsHash = sha256Hex(canonicalJson(request.props));
+    const found = await this.#read(id);
+    if (found) {
+      checkCompatible(found.snapshot.record, definition, propsHash, request.target);
+      refuseSecretStop(found.snapshot.record, io);
+      io.onRun(id);
+      return await this.#continue(id, io, found);
+    }
+    const connection = await this.#acquire(id);
+    try {
+      const root = request.program.root.file;
+      await connection.call({
+        type: "create",
+        run: {
+          id,
+          document: root,
+          target: request.target ?? null,
+          definitionHash: definition,
+          props: request.props,
+          propsHash,
+          sources: [...request.program.sources].map(([label, text]) => ({
+            label,
+            text,
+            root: label === root,
+          })),
+        },
+      });
+      io.onRun(id);
+      return await this.#execute(id, connection, io);
+    } finally {
+      connection.close();
+    }
+  }
+
+  async resume(id: string, io: ExecutionIo): Promise<ExecutionReport> {
+    checkRunId(id);
+    const found = await this.#read(id);
+    if (!found) throw notFound(id);
+    refuseSecretStop(found.snapshot.record, io);
+    io.onRun(id);
+    return await this.#continue(id, io, found);
+  }
+
+  async answer(
+    id: string,
+    suspensionId: string,
+    value: JsonValue,
+    secretDetection: boolean,
+  ): Promise<void> {
+    checkRunId(id);
+    using connection = await this.#connect(id, "reader");
+    const { reply } = await connection.call({ type: "read-run" });
+    if (!reply.run) throw notFound(id);
+    const { record, pending } = reply.run;
+    if (!pending) {
+      throw new RunStateError(
+        `Cannot answer run "${id}": it is ${record.status}, not waiting for an answer`,
+      );
+    }
+    if (pending.suspensionId !== suspensionId) {
+      throw new RunStateError(
+        `Cannot answer "${suspensionId}": run "${id}" waits for ${pending.suspensionId}`,
+      );
+    }
+    if (pending.answered) {
+      throw new RunStateError(
+        `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${id}`,
+      );
+    }
+    if (nestsDeeperThan(value)) {
+      throw new AnswerRefusedError(
+        `Cannot accept the answer to ${suspensionId}: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
+      );
+    }
+    const problems = answerProblems(pending.schema as JsonValue, value);
+    if (problems.length > 0) {
+      throw new AnswerRefusedError(
+        `Cannot accept the answer to ${suspensionId}: it does not match the question's schema: ${
+          problems.join("; ")
+        }`,
+      );
+    }
+    const gate = secretDetection ? createSecretGate() : disabledSecretGate;
+    await gate.check(JSON.stringify(value), `the answer to ${suspensionId}`);
+    // The Durable Object checks again in its transaction: another answer may have won meanwhile.
+    await connection.call({ type: "answer", suspensionId, value });
+  }
+
+  async inspect(id: string): Promise<RunInspection> {
+    checkRunId(id);
+    using connection = await this.#connect(id, "reader");
+    const { reply } = await connection.call({ type: "read-run" });
+    if (!reply.run) throw notFound(id);
+    return inspection(reply.run.record, reply.run.pending, reply.run.executions);
+  }
+
+  async history(id: string): Promise<RunHistory> {
+    checkRunId(id);
+    const found = await this.#read(id);
+    if (!found) throw notFound(id);
+    const { record, pending, executions } = found.snapshot;
+    return { ...inspection(record, pending, executions), events: found.events };
+  }
+
+  list(): Promise<RunListing> {
+    return Promise.reject(
+      new RemoteUnsupportedError(
+        "Cannot list remote runs: a remote run is found by its issue, not listed",
+      ),
+    );
+  }
+
+  async export(
+    id: string,
+    at: number | null,
+    directory: string,
+    options: ExportOptions = {},
+  ): Promise<ExportReport> {
+    checkRunId(id);
+    using connection = await this.#connect(id, "reader");
+    const found = await readRemoteRun(connection);
+    if (!found) throw notFound(id);
+    const { record, links } = found.snapshot;
+    const event = at ?? (record.eventCount > 0 ? record.eventCount : null);
+    const root = at === null ? record.root : rootAfter(found, id, at);
+    await checkExportTarget(directory);
+    using seam = memoryDatabase();
+    await fetchRoot(connection, seam, root, nativeSha256Hex);
+    const where = `run "${id}"`;
+    verifyRoot(seam, root, where);
+    // Hard links are known for the current root only (root format 1 holds none), as locally.
+    const counts = await exportDirectory(
+      walkRoot(seam, root, where),
+      root === record.root ? links : [],
+      directory,
+      options,
+    );
+    return { id, event, root, ...counts };
+  }
+
+  async diff(id: string, from: number, to: number): Promise<RunDiff> {
+    checkRunId(id);
+    using connection = await this.#connect(id, "reader");
+    const found = await readRemoteRun(connection);
+    if (!found) throw notFound(id);
+    const a = rootAfter(found, id, from);
+    const b = rootAfter(found, id, to);
+    using seam = memoryDatabase();
+    await fetchRoot(connection, seam, a, nativeSha256Hex);
+    await fetchRoot(connection, seam, b, nativeSha256Hex);
+    return {
+      from: { event: from, root: a },
+      to: { event: to, root: b },
+      ...diffRoots(seam, a, b, `run "${id}"`),
+    };
+  }
+
+  async cancel(id: string): Promise<void> {
+    checkRunId(id);
+    using connection = await this.#acquire(id);
+    await connection.call({ type: "cancel" });
+  }
+
+  async delete(id: string): Promise<void> {
+    checkRunId(id);
+    using connection = await this.#acquire(id);
+    await connection.call({ type: "delete" });
+  }
+
+  /** Decides on what a reader read, acquiring only when there is something to execute. */
+  async #continue(id: string, io: ExecutionIo, found: RemoteRun): Promise<ExecutionReport> {
+    const { record, pending } = found.snapshot;
+    switch (record.status) {
+      case "completed":
+      case "failed": {
+        const last = found.events.at(-1)?.event;
+        if (last?.type !== "close" || last.coroutineId !== "root") return reportOf(found, null);
+        // A finished journal: its output reproduced from the record and journal alone.
+        using seam = memoryDatabase();
+        writeRunRows(seam, found);
+        const result = await executeRun({
+          store: new RunStore(seam, `run "${id}"`),
+          execution: null,
+          gate: disabledSecretGate,
+          stdout: io.stdout,
+          stderr: io.stderr,
+          signal: io.signal,
+        });
+        return reportOf(
+          found,
+          result.outcome.status === "failed" ? result.outcome.error.message : null,
+        );
+      }
+      case "cancelled":
+        return reportOf(found, null);
+      case "suspended": {
+        if (pending && !pending.answered) return reportOf(found, null);
+        const answer = found.snapshot.answers.find((a) => a.suspensionId === pending?.suspensionId);
+        if (pending && answer && io.secretDetection !== false) {
+          // As locally: an answer accepted with --no-secret-detection stays suspended here.
+          await createSecretGate().check(
+            JSON.stringify(answer.value),
+            `the answer to ${pending.suspensionId}`,
+          );
+        }
+        break;
+      }
+    }
+    const connection = await this.#acquire(id);
+    try {
+      // Acquisition closed a `running` run whose executor is gone as interrupted.
+      const { reply } = await connection.call({ type: "read-run" });
+      if (!reply.run) throw notFound(id);
+      await connection.call({ type: "begin", expected: reply.run.frontier });
+      return await this.#execute(id, connection, io);
+    } finally {
+      connection.close();
+    }
+  }
+
+  /**
+   * Executes the run `connection` holds (created or begun): its committed
+   * state copied into a temporary working copy, every change committed
+   * through the connection.
+   */
+  async #execute(
+    id: string,
+    connection: RemoteConnection,
+    io: ExecutionIo,
+  ): Promise<ExecutionReport> {
+    const where = `run "${id}"`;
+    const run = await readRemoteRun(connection);
+    if (!run) throw notFound(id);
+    const dir = await Deno.makeTempDir({ dir: this.#options.workDir, prefix: "xmd-remote-" });
+    try {
+      const opened = await openRunDatabase(join(dir, "copy.sqlite"), where, { create: true });
+      using seam = opened!.seam;
+      const known = await fetchRoot(connection, seam, run.snapshot.record.root, nativeSha256Hex);
+      writeWorkingCopy(seam, run, where, nativeSha256Hex);
+      const store = new RunStore(seam, where);
+      const commits = new RemoteRunCommits(
+        connection,
+        seam,
+        known,
+        run.snapshot.links,
+        where,
+        tripSentFailpoint,
+      );
+      const result = await executeRun({
+        store,
+        execution: run.snapshot.frontier.execution,
+        shell: (workspace) => {
+          const shell = new WorkerShell(workspace, this.#options.shell ?? {});
+          return io.onExec ? observedShell(shell, (position) => io.onExec!(position)) : shell;
+        },
+        sha256: nativeSha256Hex,
+        gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
+        stdout: io.stdout,
+        stderr: io.stderr,
+        signal: io.signal,
+        commits,
+      });
+      const record = store.record();
+      return {
+        id: record.id,
+        status: record.status,
+        pendingSuspension: store.pendingSuspension(),
+        failure: result.outcome.status === "failed" ? result.outcome.error.message : null,
+      };
+    } finally {
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  }
+
+  /** The run's record and journal over a reader connection, or null when there is none. */
+  async #read(id: string): Promise<RemoteRun | null> {
+    using connection = await this.#connect(id, "reader");
+    return await readRemoteRun(connection);
+  }
+
+  /** An executor connection that holds the run (`RunBusyError` while another does). */
+  async #acquire(id: string): Promise<RemoteConnection> {
+    return await this.#connect(id, "executor");
+  }
+
+  async #connect(id: string, role: "executor" | "reader"): Promise<RemoteConnection> {
+    const connection = await RemoteConnection.open(this.#options.url(id));
+    try {
+      await connection.call({ type: "hello", role });
+      return connection;
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  }
+}
+
+/** A database in memory with the run schema (for a replay, an export or a diff). */
+function memoryDatabase(): NodeSqliteSeam {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"), "a remote run's copy");
+  initializeSchema(seam);
+  return seam;
+}
+
+function notFound(id: string): RunNotFoundError {
+  return new RunNotFoundError(`Cannot find run "${id}": no such remote run`);
+}
+
+/** Refuses to start run `id` again with another definition or props, as the local host does. */
+function checkCompatible(
+  record: RunRecord,
+  definition: string,
+  propsHash: string,
+  target: string | undefined,
+): void {
+  const differs = record.definitionHash !== definition
+    ? (record.target ?? null) !== (target ?? null) ? "target" : "definition"
+    : record.propsHash !== propsHash
+    ? "props value"
+    : undefined;
+  if (differs) {
+    throw new RunConflictError(
+      `Cannot start run "${record.id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${record.id}`,
+    );
+  }
+}
+
+/** As locally: a run the secret gate stopped is continued only with the gate off. */
+function refuseSecretStop(record: RunRecord, io: ExecutionIo): void {
+  const { id, status, stopReason } = record;
+  if (
+    status === "interrupted" && stopReason?.kind === "host" &&
+    stopReason.code === "secret_detected" && io.secretDetection !== false
+  ) {
+    throw new RunStateError(
+      `Cannot resume run "${id}" with the secret gate on: it stopped because the gate refused what an effect produced, and that effect would run again the same way. Nothing of it was kept. Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, or cancel it with xmd workflow cancel ${id}`,
+    );
+  }
+}
+
+function rootAfter(found: RemoteRun, id: string, event: number): string {
+  const entry = found.events[event - 1];
+  if (entry !== undefined && entry.id === event) return entry.root;
+  const count = found.events.length;
+  throw new RunStateError(
+    `Cannot find event ${event} of run "${id}": ${
+      count === 0 ? "it has no events yet" : `its events are 1 to ${count}`
+    }. List them with xmd workflow history ${id}`,
+  );
+}
+
+function inspection(
+  record: RunRecord,
+  pending: PendingSuspension | null,
+  executions: RunInspection["executions"],
+): RunInspection {
+  return { record, pendingSuspension: pending, executions };
+}
+
+function reportOf(found: RemoteRun, failure: string | null): ExecutionReport {
+  const { record, pending } = found.snapshot;
+  return { id: record.id, status: record.status, pendingSuspension: pending, failure };
+}

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { encodeReply } from "../remote/frames.ts";
+import { RemoteProtocolError } from "../remote/remote-protocol-error.ts";
+import { RemoteConnectionLostError } from "../remote/remote-refusal.ts";
+import { RunStateError } from "../contracts/workflow-errors.ts";
+import { RemoteConnection, SUBPROTOCOL } from "./remote-connection.ts";
+
+/** A loopback WebSocket server answering each message with `answer` (or selecting no subprotocol). */
+function hostile(
+  answer: (socket: WebSocket, message: ArrayBuffer) => void,
+  options: { protocol?: boolean } = {},
+): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    const { socket, response } = Deno.upgradeWebSocket(
+      request,
+      options.protocol === false ? {} : { protocol: SUBPROTOCOL },
+    );
+    socket.binaryType = "arraybuffer";
+    socket.onmessage = (event) => answer(socket, event.data as ArrayBuffer);
+    return response;
+  });
+}
+
+function urlOf(server: Deno.HttpServer<Deno.NetAddr>): string {
+  return `ws://127.0.0.1:${server.addr.port}/`;
+}
+
+Deno.test("RM-40 a server that does not select xmd.remote.v1 is refused before any frame", async () => {
+  let received = 0;
+  const server = hostile(() => received++, { protocol: false });
+  try {
+    await assert.rejects(RemoteConnection.open(urlOf(server)), (error: Error) => {
+      assert.ok(error instanceof RemoteProtocolError);
+      assert.equal(error.code, "protocol.version");
+      return true;
+    });
+    assert.equal(received, 0);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("RM-40 a reply that does not parse, answers nothing in flight or has another type loses the connection; later requests fail at once", async () => {
+  const replies: ((re: number) => Uint8Array | string)[] = [
+    () => new Uint8Array([0, 0, 0, 9, 1, 2]),
+    () => "a text message",
+    (re) => encodeReply({ v: 1, re: re + 100, type: "ping" }),
+    (re) => encodeReply({ v: 1, re, type: "cancel" }),
+  ];
+  for (const reply of replies) {
+    const server = hostile((socket, message) => {
+      const re = new DataView(message).getUint32(0) > 0
+        ? JSON.parse(new TextDecoder().decode(new Uint8Array(message, 4))).id
+        : 0;
+      socket.send(reply(re));
+    });
+    try {
+      const connection = await RemoteConnection.open(urlOf(server));
+      await assert.rejects(connection.call({ type: "ping" }), RemoteConnectionLostError);
+      await assert.rejects(connection.call({ type: "read-run" }), RemoteConnectionLostError);
+      connection.close();
+    } finally {
+      await server.shutdown();
+    }
+  }
+});
+
+Deno.test("RM-40 an error reply rejects with the class its code stands for, and the connection stays usable", async () => {
+  const server = hostile((socket, message) => {
+    const { id, type } = JSON.parse(new TextDecoder().decode(new Uint8Array(message, 4)));
+    socket.send(
+      type === "cancel"
+        ? encodeReply({ v: 1, re: id, type: "error", code: "run.state", message: "It is running" })
+        : encodeReply({ v: 1, re: id, type: "ping" }),
+    );
+  });
+  try {
+    using connection = await RemoteConnection.open(urlOf(server));
+    await assert.rejects(connection.call({ type: "cancel" }), (error: Error) => {
+      assert.ok(error instanceof RunStateError);
+      assert.equal(error.message, "It is running");
+      return true;
+    });
+    assert.deepEqual((await connection.call({ type: "ping" })).reply, {});
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("RM-43 a server that closes the socket with a request in flight rejects it as a lost connection", async () => {
+  const server = hostile((socket) => socket.close());
+  try {
+    const connection = await RemoteConnection.open(urlOf(server));
+    await assert.rejects(connection.call({ type: "read-run" }), (error: Error) => {
+      assert.ok(error instanceof RemoteConnectionLostError);
+      assert.equal(error.exitCode, 75);
+      assert.equal(error.code, "connection.lost");
+      return true;
+    });
+    connection.close();
+  } finally {
+    await server.shutdown();
+  }
+});

@@ -1,0 +1,412 @@
+/**
+ * The runner (`RemoteWorkflowHost`) against the run server behind a loopback
+ * WebSocket (`_test-remote-server.ts`; the workerd Durable Object replaces it
+ * once it lands), each runner a real process, crashes real SIGKILLs.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { loadProgramFile } from "@xmd/core/deno";
+import { fileURLToPath } from "node:url";
+import type { JournalEvent } from "@xmd/core";
+import type { ExecutionIo, ExportReport, WorkflowHost } from "../contracts/workflow-host.ts";
+import { RunNotFoundError } from "../contracts/workflow-errors.ts";
+import { RemoteUnsupportedError } from "../remote/remote-refusal.ts";
+import { TestRemoteServer } from "./_test-remote-server.ts";
+import { TESTDATA } from "./_test-workflow-cli.ts";
+import { LocalWorkflowHost } from "./local-workflow-host.ts";
+import { RemoteWorkflowHost } from "./remote-workflow-host.ts";
+
+const DOCUMENT = "ok.workspace-effects.md";
+const RUN = "remote-run";
+const ANSWER = { ok: true };
+const RUNNER = fileURLToPath(new URL("./_test-remote-runner.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
+const LOCK = fileURLToPath(new URL("../../../../dev.lock", import.meta.url));
+
+/** What one runner process did. */
+interface Outcome {
+  code: number;
+  signal: Deno.Signal | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one runner process: `start`, `resume` or `answer` against `server`. */
+async function runner(
+  server: TestRemoteServer,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<Outcome> {
+  return await outcomeOf(spawnRunner(server, args, env));
+}
+
+function spawnRunner(
+  server: TestRemoteServer,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      `--config=${CONFIG}`,
+      `--lock=${LOCK}`,
+      RUNNER,
+      server.base,
+      ...args,
+    ],
+    env: { NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function outcomeOf(child: Deno.ChildProcess): Promise<Outcome> {
+  const output = await child.output();
+  return {
+    code: output.code,
+    signal: output.signal,
+    stdout: new TextDecoder().decode(output.stdout),
+    stderr: new TextDecoder().decode(output.stderr),
+  };
+}
+
+const START = ["start", DOCUMENT, RUN, TESTDATA];
+
+function assertExit(outcome: Outcome, code: number): void {
+  assert.equal(outcome.signal, null, outcome.stderr);
+  assert.equal(outcome.code, code, outcome.stderr);
+}
+
+/** A committed event and the root after it. */
+interface RootedEvent {
+  root: string;
+  event: JournalEvent;
+}
+
+/** The local host's uninterrupted run of the fixture: its outputs and journal. */
+interface Reference {
+  suspensionId: string;
+  started: string;
+  resumed: string;
+  events: RootedEvent[];
+}
+
+let reference: Promise<Reference> | undefined;
+
+function localReference(): Promise<Reference> {
+  reference ??= (async () => {
+    const runs = await Deno.makeTempDir({ prefix: "xmd-remote-reference-" });
+    try {
+      const host = new LocalWorkflowHost(runs);
+      const program = await loadProgramFile(DOCUMENT, { cwd: TESTDATA });
+      const started = capture();
+      const first = await host.start({ id: RUN, program, props: {} }, started.io);
+      const suspensionId = first.pendingSuspension!.suspensionId;
+      await host.answer(RUN, suspensionId, ANSWER, true);
+      const resumed = capture();
+      assert.equal((await host.resume(RUN, resumed.io)).status, "completed");
+      const events = (await host.history(RUN)).events.map(({ root, event }) => ({ root, event }));
+      return { suspensionId, started: started.text(), resumed: resumed.text(), events };
+    } finally {
+      await Deno.remove(runs, { recursive: true });
+    }
+  })();
+  return reference;
+}
+
+function capture(): { io: ExecutionIo; text(): string } {
+  let out = "";
+  return {
+    io: {
+      stdout: (text) => out += text,
+      stderr: () => {},
+      onRun: () => {},
+      signal: new AbortController().signal,
+    },
+    text: () => out,
+  };
+}
+
+function remoteHost(server: TestRemoteServer): RemoteWorkflowHost {
+  return new RemoteWorkflowHost({ url: (id) => server.urlOf(id) });
+}
+
+async function rootedEvents(server: TestRemoteServer): Promise<RootedEvent[]> {
+  const history = await remoteHost(server).history(RUN);
+  return history.events.map(({ root, event }) => ({ root, event }));
+}
+
+/** Continues the run with fresh runner processes (answering its question) until it completes. */
+async function finish(server: TestRemoteServer): Promise<string> {
+  let last = "";
+  for (let step = 0; step < 6; step++) {
+    const history = await remoteHost(server).history(RUN);
+    const { status } = history.record;
+    if (status === "completed") return last;
+    const pending = history.pendingSuspension;
+    if (status === "suspended" && pending && !pending.answered) {
+      assertExit(
+        await runner(server, ["answer", RUN, pending.suspensionId, JSON.stringify(ANSWER)]),
+        0,
+      );
+      continue;
+    }
+    const outcome = await runner(server, ["resume", RUN]);
+    assert.equal(outcome.signal, null, outcome.stderr);
+    assert.ok(outcome.code === 0 || outcome.code === 2, outcome.stderr);
+    last = outcome.stdout;
+  }
+  throw new Error("the run did not complete");
+}
+
+Deno.test("RM-40 a document with <File>, shell blocks and an answer runs remotely; fresh runner processes continue it; its journal and roots equal a local run's event by event", async () => {
+  const expected = await localReference();
+  await using server = await TestRemoteServer.start();
+  const started = await runner(server, START);
+  assertExit(started, 2);
+  assert.equal(started.stdout, expected.started);
+  const suspended = await remoteHost(server).inspect(RUN);
+  assert.equal(suspended.record.status, "suspended");
+  assert.equal(suspended.pendingSuspension?.suspensionId, expected.suspensionId);
+  assertExit(
+    await runner(server, ["answer", RUN, expected.suspensionId, JSON.stringify(ANSWER)]),
+    0,
+  );
+  const resumed = await runner(server, ["resume", RUN]);
+  assertExit(resumed, 0);
+  assert.equal(resumed.stdout, expected.resumed);
+  assert.deepEqual(await rootedEvents(server), expected.events);
+  const history = await remoteHost(server).history(RUN);
+  assert.equal(history.record.status, "completed");
+  assert.deepEqual(history.executions.map((e) => [e.kind, e.outcome]), [
+    ["start", "suspended"],
+    ["resume", "completed"],
+  ]);
+});
+
+Deno.test("RM-41 a completed run replays from the record and journal on a reader connection: no acquisition, nothing changed", async () => {
+  const expected = await localReference();
+  await using server = await TestRemoteServer.start();
+  assertExit(await runner(server, START), 2);
+  await finish(server);
+  const before = { dump: server.dump(RUN), epoch: server.epoch(RUN), ...server.hellos };
+  const replayed = await runner(server, ["resume", RUN]);
+  assertExit(replayed, 0);
+  assert.equal(replayed.stdout, expected.resumed);
+  assert.equal(server.dump(RUN), before.dump);
+  assert.equal(server.epoch(RUN), before.epoch);
+  assert.equal(server.hellos.executor, before.executor);
+});
+
+/** Kill points: the command killed, the failpoint, and the event its commit adds (or settles after). */
+const KILLS = [
+  ["start", "append", 1, 1], // the props
+  ["start", "workspace-effect", 1, 2], // the first <File>
+  ["start", "workspace-effect", 3, 4], // the shell block that writes three files
+  ["start", "append", 2, 5], // the question
+  ["start", "settle", 1, 5], // suspended
+  ["resume", "consume-answer", 1, 6],
+  ["resume", "workspace-effect", 2, 8], // the shell block that appends and removes
+  ["resume", "settle", 1, 11], // completed
+] as const;
+
+for (const [command, point, nth, event] of KILLS) {
+  for (const phase of ["sent", "acked", "after"] as const) {
+    Deno.test(`RM-42 a runner SIGKILLed at ${point}:${phase}:${nth} of ${command} loses nothing acknowledged; the next runner continues to the reference's end`, async () => {
+      const expected = await localReference();
+      await using server = await TestRemoteServer.start();
+      const failpoint = { XMD_FAILPOINT: `${point}:${phase}:${nth}` };
+      if (command === "resume") {
+        assertExit(await runner(server, START), 2);
+        const answer = JSON.stringify(ANSWER);
+        assertExit(await runner(server, ["answer", RUN, expected.suspensionId, answer]), 0);
+      }
+      const killed = await runner(server, command === "start" ? START : ["resume", RUN], failpoint);
+      assert.equal(killed.signal, "SIGKILL", killed.stderr);
+      const events = await rootedEvents(server);
+      // An acknowledged commit is kept; only a frame in flight (sent) may have landed or not.
+      const settles = point === "settle";
+      if (phase === "sent" && !settles) assert.ok([event - 1, event].includes(events.length));
+      else assert.equal(events.length, event);
+      assert.deepEqual(events, expected.events.slice(0, events.length));
+      if (settles && phase !== "sent") {
+        const { status } = (await remoteHost(server).inspect(RUN)).record;
+        assert.equal(status, command === "start" ? "suspended" : "completed");
+      }
+      await finish(server);
+      assert.deepEqual(await rootedEvents(server), expected.events);
+    });
+  }
+}
+
+for (const when of ["before", "after"] as const) {
+  Deno.test(`RM-43 a connection lost ${when} the Durable Object handles a commit exits 75 in one line; the copy is rolled back, the effect is not repeated, the next runner continues`, async () => {
+    const expected = await localReference();
+    await using server = await TestRemoteServer.start();
+    server.drop = { type: "commit", nth: 3, when };
+    const lost = await runner(server, START);
+    assertExit(lost, 75);
+    const lines = lost.stderr.trim().split("\n");
+    assert.equal(lines.length, 1, lost.stderr);
+    assert.match(lines[0], /^xmd: Connection lost: /);
+    const events = await rootedEvents(server);
+    assert.equal(events.length, when === "before" ? 2 : 3);
+    assert.deepEqual(events, expected.events.slice(0, events.length));
+    await finish(server);
+    assert.deepEqual(await rootedEvents(server), expected.events);
+  });
+}
+
+Deno.test("RM-44 while a runner holds the run a second one is refused busy and changes nothing; the first goes on", async () => {
+  const expected = await localReference();
+  await using server = await TestRemoteServer.start();
+  const first = spawnRunner(server, START, { XMD_FAILPOINT: "workspace-effect:acked:2:stop" });
+  // Wait until the first runner is frozen holding the run, its second effect (event 3) acknowledged.
+  while ((await rootedEvents(server).catch(() => [])).length < 3) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const before = server.dump(RUN);
+  const second = await runner(server, ["resume", RUN]);
+  assertExit(second, 1);
+  assert.match(second.stderr, /^xmd: Cannot acquire the run: another executor holds it\n$/);
+  assert.equal(server.dump(RUN), before);
+  Deno.kill(first.pid, "SIGCONT");
+  const outcome = await outcomeOf(first);
+  assert.equal(outcome.code, 2, outcome.stderr);
+  assert.equal(outcome.stdout, expected.started);
+  await finish(server);
+  assert.deepEqual(await rootedEvents(server), expected.events);
+});
+
+Deno.test("RM-45 export and diff from fetched objects equal the local host's; list and a missing run refuse by name", async () => {
+  await using server = await TestRemoteServer.start();
+  assertExit(await runner(server, START), 2);
+  await finish(server);
+  const runs = await Deno.makeTempDir({ prefix: "xmd-remote-local-" });
+  const out = await Deno.makeTempDir({ prefix: "xmd-remote-export-" });
+  try {
+    const local = new LocalWorkflowHost(runs);
+    const program = await loadProgramFile(DOCUMENT, { cwd: TESTDATA });
+    const first = await local.start({ id: RUN, program, props: {} }, capture().io);
+    await local.answer(RUN, first.pendingSuspension!.suspensionId, ANSWER, true);
+    await local.resume(RUN, capture().io);
+    const remote = remoteHost(server);
+    for (const at of [null, 3]) {
+      const a = join(out, `remote-${at}`);
+      const b = join(out, `local-${at}`);
+      const exported = await remote.export(RUN, at, a);
+      assert.deepEqual(exported, await local.export(RUN, at, b));
+      assert.deepEqual(await tree(a), await tree(b));
+    }
+    assert.deepEqual(await remote.diff(RUN, 2, 9), await local.diff(RUN, 2, 9));
+    await assert.rejects(remote.list(), RemoteUnsupportedError);
+    await assert.rejects(remote.inspect("no-such-run"), RunNotFoundError);
+  } finally {
+    await Deno.remove(runs, { recursive: true });
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+async function tree(dir: string, prefix = ""): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(join(dir, prefix))) {
+    const path = join(prefix, entry.name);
+    if (entry.isDirectory) found.push(`${path}/`, ...await tree(dir, path));
+    else found.push(`${path} ${await Deno.readTextFile(join(dir, path))}`);
+  }
+  return found.sort();
+}
+
+Deno.test("RM-46 a file over 1 MiB, a symlink, modes, a hard link and two answers round-trip through fresh working copies with the local run's roots and output", async () => {
+  await using server = await TestRemoteServer.start();
+  const runs = await Deno.makeTempDir({ prefix: "xmd-remote-local-" });
+  const out = await Deno.makeTempDir({ prefix: "xmd-remote-export-" });
+  try {
+    const program = await loadProgramFile("ok.remote-shapes.md", { cwd: TESTDATA });
+    const local = new LocalWorkflowHost(runs);
+    const remote = remoteHost(server);
+    const results: {
+      output: string;
+      events: RootedEvent[];
+      exported: ExportReport;
+      tree: string[];
+    }[] = [];
+    for (const host of [local, remote] as WorkflowHost[]) {
+      const output = capture();
+      let report = await host.start({ id: RUN, program, props: {} }, output.io);
+      let answers = 0;
+      while (report.status === "suspended") {
+        await host.answer(RUN, report.pendingSuspension!.suspensionId, `answer ${++answers}`, true);
+        // Each resume of the remote run builds a new working copy from the Durable Object.
+        report = await host.resume(RUN, output.io);
+      }
+      assert.equal(report.status, "completed");
+      assert.equal(answers, 2);
+      const history = await host.history(RUN);
+      const exported = await host.export(RUN, null, join(out, `${results.length}`));
+      results.push({
+        output: output.text(),
+        events: history.events.map(({ root, event }) => ({ root, event })),
+        exported,
+        tree: await tree(join(out, `${results.length}`)),
+      });
+    }
+    const [a, b] = results;
+    assert.deepEqual(b.events, a.events);
+    assert.equal(b.output, a.output);
+    assert.match(a.output, /answer 2/);
+    assert.deepEqual(b.exported, a.exported);
+    assert.equal(a.exported.hardLinks, 1);
+    assert.equal(a.exported.symlinks, 1);
+    assert.deepEqual(b.tree, a.tree);
+    const big = (await Deno.stat(join(out, "1", "data", "big.txt"))).size;
+    assert.ok(big > 1024 * 1024);
+    assert.equal((await Deno.stat(join(out, "1", "bin", "tool"))).mode! & 0o777, 0o755);
+  } finally {
+    await Deno.remove(runs, { recursive: true });
+    await Deno.remove(out, { recursive: true });
+  }
+});
+
+Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file change in 350 files sends the trees on its path, its file object and its chunk", async () => {
+  await using server = await TestRemoteServer.start();
+  const program = await loadProgramFile("ok.remote-many.md", { cwd: TESTDATA });
+  const report = await remoteHost(server).start({ id: RUN, program, props: {} }, capture().io);
+  assert.equal(report.status, "completed");
+  const commits = server.received.filter((frame) => frame.type === "commit");
+  const chunks = server.received.filter((frame) => frame.type === "put-chunks");
+  assert.equal(commits.length, 4); // props, the block, the <File>, the root Close
+  // The block created 350 files (two of them with the same text: one chunk each text) and 5 trees.
+  assert.equal(commits[1].objects, 350 + 5);
+  // The <File>: the root tree, a, a/b, a/b/c, and the new file object; one chunk ahead.
+  assert.equal(commits[2].objects, 5);
+  assert.deepEqual(chunks.at(-1)?.chunks, 1);
+  assert.equal(commits[3].objects, 0);
+  // A fresh runner acquiring the run fetches every object of the current root and nothing more.
+  const history = await remoteHost(server).history(RUN);
+  assert.equal(history.events.at(-1)?.root, history.record.root);
+});
+
+Deno.test("RM-48 an event over the remote row limit is refused before it is sent: the run stops failed (storage_failure), every earlier commit kept", async () => {
+  await using server = await TestRemoteServer.start();
+  const program = await loadProgramFile("ok.remote-row-limit.md", { cwd: TESTDATA });
+  const host = remoteHost(server);
+  await assert.rejects(
+    host.start({ id: RUN, program, props: {} }, capture().io),
+    (error: Error) => {
+      assert.match(
+        error.message,
+        /^Cannot store the event after event 2: it is over the 1835008-byte row limit$/,
+      );
+      return true;
+    },
+  );
+  const history = await host.history(RUN);
+  assert.equal(history.events.length, 2);
+  assert.equal(history.record.status, "failed");
+  assert.deepEqual(history.record.stopReason, { kind: "host", code: "storage_failure" });
+  const commits = server.received.filter((frame) => frame.type === "commit");
+  assert.ok(commits.every((frame) => frame.bytes < 1024 * 1024));
+});

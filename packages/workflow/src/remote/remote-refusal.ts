@@ -1,0 +1,72 @@
+/**
+ * A refusal received from a run's Durable Object, as the runner raises it:
+ * the error class its stable code stands for, so a remote refusal is
+ * classified exactly as the local host's (the CLI maps classes to exit
+ * codes), and a lost connection as its own error.
+ *
+ * Invariant: classification is by code, never by message; a code the runner
+ * has no class for stays a `RemoteProtocolError` with that code. The message
+ * is the Durable Object's, which names no stored value (RM-5).
+ *
+ * @module
+ */
+import {
+  AnswerRefusedError,
+  ExecutorLostError,
+  RunBusyError,
+  RunConflictError,
+  RunNotFoundError,
+  RunStateError,
+  WorkflowDatabaseCorruptError,
+  WorkflowDatabaseFormatError,
+  WorkflowSchemaVersionError,
+} from "../contracts/workflow-errors.ts";
+import { type RemoteErrorCode, RemoteProtocolError } from "./remote-protocol-error.ts";
+
+/** The exit code of a runner whose connection was lost: run it again (EX_TEMPFAIL). */
+export const CONNECTION_LOST_EXIT_CODE = 75;
+
+/**
+ * The connection to the run's Durable Object closed (or could not be
+ * opened). A commit in flight may or may not have landed: the runner rolled
+ * its working copy back and repeats nothing; the next acquisition reads the
+ * committed frontier and replay decides.
+ */
+export class RemoteConnectionLostError extends Error {
+  /** The class name. */
+  override name = "RemoteConnectionLostError";
+  /** The stable code. */
+  readonly code = "connection.lost";
+  /** The exit code the CLI ends with ("connection lost, run again"). */
+  readonly exitCode = CONNECTION_LOST_EXIT_CODE;
+}
+
+/**
+ * A request the remote host does not serve yet (part 2 of the remote host
+ * adds it); nothing was sent or changed.
+ */
+export class RemoteUnsupportedError extends Error {
+  /** The class name. */
+  override name = "RemoteUnsupportedError";
+  /** The stable code. */
+  readonly code = "remote.unsupported";
+}
+
+const BY_CODE: Partial<Record<RemoteErrorCode, new (message: string) => Error>> = {
+  "run.not_found": RunNotFoundError,
+  "run.busy": RunBusyError,
+  "run.state": RunStateError,
+  "run.conflict": RunConflictError,
+  "answer.refused": AnswerRefusedError,
+  "executor.lost": ExecutorLostError,
+  "frontier.stale": ExecutorLostError,
+  "db.corrupt": WorkflowDatabaseCorruptError,
+  "db.format": WorkflowDatabaseFormatError,
+  "db.version": WorkflowSchemaVersionError,
+};
+
+/** The error an `error` reply with `code` and `message` stands for. */
+export function refusalOf(code: RemoteErrorCode, message: string): Error {
+  const type = BY_CODE[code];
+  return type ? new type(message) : new RemoteProtocolError(code, message);
+}

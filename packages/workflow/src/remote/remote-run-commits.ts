@@ -1,0 +1,207 @@
+/**
+ * The remote host's `RunCommits`: each change an executor applies to its
+ * working copy is made authoritative by the run's Durable Object before the
+ * copy commits it, sending only what the Durable Object lacks.
+ *
+ * Invariants:
+ * - The hashes the Durable Object holds are tracked (fetched at acquisition,
+ *   or acknowledged by a commit); the new root is walked from the copy's
+ *   object store, stopping at known hashes, so a commit carries the objects
+ *   and chunks its effect created and nothing else.
+ * - Chunks go ahead in `put-chunks` (at most 7 a frame); objects go with the
+ *   `commit` frame, or are staged ahead with `put-objects` when they do not
+ *   fit one message. An event or object over the row limit is refused before
+ *   any frame is sent (`limit.row`).
+ * - A hash becomes known only once the commit that reaches it is
+ *   acknowledged, and the acknowledged frontier must be the one the change
+ *   produces; anything else rejects, so the working copy rolls back.
+ * - Hard-link groups travel with a commit only when they changed.
+ *
+ * @module
+ */
+import { canonicalJson } from "@xmd/core/protocol";
+import type { Frontier, RunChange, RunCommits } from "../execution/run-commits.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
+import { liveHardLinks } from "../workspace/hard-links.ts";
+import { readObjectText } from "../workspace/object-store.ts";
+import { FileObjectSchema, TreeObjectSchema } from "../workspace/verify-root.ts";
+import { MAX_CHUNKS_PER_FRAME, MAX_MESSAGE_BYTES, type SentObject } from "./frames.ts";
+import type { RemoteChannel } from "./remote-channel.ts";
+import { RemoteProtocolError } from "./remote-protocol-error.ts";
+import { checkRow } from "./row-limit.ts";
+
+/** Room left in a frame for its header beside the objects or chunks it carries. */
+const FRAME_MARGIN = 256 * 1024;
+const OBJECTS_PER_FRAME_BYTES = MAX_MESSAGE_BYTES - FRAME_MARGIN;
+
+/** Commits a working copy's changes through one executor connection. */
+export class RemoteRunCommits implements RunCommits {
+  readonly #channel: RemoteChannel;
+  readonly #sql: SqlSeam;
+  readonly #known: Set<string>;
+  readonly #where: string;
+  readonly #onSent: (() => void) | undefined;
+  #links: string;
+
+  /**
+   * Commits over `channel` from the working copy `sql`, whose Durable Object
+   * holds `known` (the hashes acquisition fetched) and the hard-link groups
+   * `links` of its current root. `onSent` is called once each change's
+   * frame is written, before its reply (the runner's `sent` failpoint).
+   */
+  constructor(
+    channel: RemoteChannel,
+    sql: SqlSeam,
+    known: Set<string>,
+    links: readonly (readonly string[])[],
+    where: string,
+    onSent?: () => void,
+  ) {
+    this.#channel = channel;
+    this.#sql = sql;
+    this.#known = known;
+    this.#links = canonicalLinks(links);
+    this.#where = where;
+    this.#onSent = onSent;
+  }
+
+  async commit(change: RunChange): Promise<void> {
+    if (change.kind === "settle") {
+      const { status } = change;
+      if (status === "running" || status === "cancelled") {
+        throw new RemoteProtocolError(
+          "settle.invalid",
+          `Cannot settle an execution as ${status}; this is a bug in xmd`,
+        );
+      }
+      const sent = this.#channel.call({
+        type: "settle",
+        expected: change.expected,
+        status,
+        stopReason: change.stopReason,
+      });
+      this.#onSent?.();
+      const { reply } = await sent;
+      this.#check(reply.frontier, change.expected);
+      return;
+    }
+    checkRow(JSON.stringify(change.event), `the event after event ${change.expected.events}`);
+    const { objects, chunks } = this.#lacking(change.root);
+    for (const object of objects) {
+      checkRow(object.text, `Workspace object ${object.hash.slice(0, 12)}`);
+    }
+    await this.#putChunks(chunks);
+    const carried = await this.#stageAhead(objects);
+    const groups = liveHardLinks(this.#sql, change.root);
+    const links = canonicalLinks(groups);
+    const sent = this.#channel.call({
+      type: "commit",
+      expected: change.expected,
+      event: change.event,
+      root: change.root,
+      ...(carried.length > 0 ? { objects: carried } : {}),
+      ...(links !== this.#links ? { links: groups } : {}),
+    });
+    this.#onSent?.();
+    const { reply } = await sent;
+    this.#check(reply.frontier, {
+      execution: change.expected.execution,
+      events: change.expected.events + 1,
+      root: change.root,
+    });
+    for (const object of objects) this.#known.add(object.hash);
+    for (const chunk of chunks) this.#known.add(chunk);
+    this.#links = links;
+  }
+
+  /** The objects and chunks reached from `root` that the Durable Object lacks. */
+  #lacking(root: string): { objects: { hash: string; text: string }[]; chunks: string[] } {
+    const objects: { hash: string; text: string }[] = [];
+    const chunks = new Set<string>();
+    const seen = new Set<string>();
+    const stack = [root];
+    while (stack.length > 0) {
+      const hash = stack.pop()!;
+      if (this.#known.has(hash) || seen.has(hash)) continue;
+      seen.add(hash);
+      const text = readObjectText(this.#sql, hash, this.#where);
+      if (text === undefined) {
+        throw new RemoteProtocolError(
+          "object.missing",
+          `Cannot commit root ${root.slice(0, 12)}: the working copy lacks one of its objects`,
+        );
+      }
+      objects.push({ hash, text });
+      const value = JSON.parse(text);
+      const tree = TreeObjectSchema.safeParse(value);
+      if (tree.success) {
+        for (const [, kind, , ref] of tree.data.entries) if (kind !== "symlink") stack.push(ref);
+        continue;
+      }
+      const file = FileObjectSchema.parse(value);
+      for (const chunk of file.chunks) if (!this.#known.has(chunk)) chunks.add(chunk);
+    }
+    return { objects, chunks: [...chunks] };
+  }
+
+  async #putChunks(hashes: readonly string[]): Promise<void> {
+    for (let at = 0; at < hashes.length; at += MAX_CHUNKS_PER_FRAME) {
+      const batch = hashes.slice(at, at + MAX_CHUNKS_PER_FRAME).map((hash) => {
+        const data = this.#sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0]?.data;
+        if (!(data instanceof Uint8Array)) {
+          throw new RemoteProtocolError(
+            "object.missing",
+            "Cannot commit: the working copy lacks a chunk of its root",
+          );
+        }
+        return { hash, data };
+      });
+      const payload = new Uint8Array(batch.reduce((sum, chunk) => sum + chunk.data.length, 0));
+      let offset = 0;
+      for (const chunk of batch) {
+        payload.set(chunk.data, offset);
+        offset += chunk.data.length;
+      }
+      await this.#channel.call({
+        type: "put-chunks",
+        chunks: batch.map((chunk) => ({ hash: chunk.hash, length: chunk.data.length })),
+      }, payload);
+    }
+  }
+
+  /**
+   * Stages with `put-objects` the objects that do not fit the commit frame
+   * (several frames when they need it); returns the ones the commit carries.
+   */
+  async #stageAhead(objects: readonly { hash: string; text: string }[]): Promise<SentObject[]> {
+    let batch: SentObject[] = [];
+    let size = 0;
+    for (const object of objects) {
+      const bytes = object.text.length * 3 + 100;
+      if (batch.length > 0 && size + bytes > OBJECTS_PER_FRAME_BYTES) {
+        await this.#channel.call({ type: "put-objects", objects: batch });
+        batch = [];
+        size = 0;
+      }
+      batch.push(object);
+      size += bytes;
+    }
+    return batch;
+  }
+
+  #check(acknowledged: Frontier, expected: Frontier): void {
+    if (
+      acknowledged.execution !== expected.execution || acknowledged.events !== expected.events ||
+      acknowledged.root !== expected.root
+    ) {
+      throw new RemoteProtocolError(
+        "frontier.stale",
+        "The run's Durable Object acknowledged another frontier than the change produces",
+      );
+    }
+  }
+}
+
+function canonicalLinks(links: readonly (readonly string[])[]): string {
+  return canonicalJson(links.map((group) => [...group].sort()).sort());
+}
