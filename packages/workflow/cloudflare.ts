@@ -2,7 +2,9 @@
  * `@xmd/workflow/cloudflare`: the Durable Object provider. The storage engine
  * of `@xmd/workflow` runs unchanged inside a SQLite-backed Durable Object
  * through `DurableObjectSeam`, a `SqlSeam` over `ctx.storage.sql` and
- * `ctx.storage.transactionSync`.
+ * `ctx.storage.transactionSync`. `WorkflowRun` is the Durable Object of one
+ * remote run: it accepts the runner's and readers' WebSockets and hands
+ * every frame to the remote protocol's run server over that seam.
  *
  * @example The seam over a Durable Object's storage
  * ```ts
@@ -25,3 +27,4 @@ export {
   type DurableObjectSqlResult,
   type DurableObjectSqlStorage,
 } from "./src/cloudflare/durable-object-seam.ts";
+export { ADMISSION_HEADERS, WorkflowRun } from "./src/cloudflare/workflow-run-object.ts";

@@ -114,7 +114,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "recognizeSchema",
   ],
   "@xmd/workflow/deno": ["LocalWorkflowHost"],
-  "@xmd/workflow/cloudflare": ["DurableObjectSeam"],
+  "@xmd/workflow/cloudflare": ["ADMISSION_HEADERS", "DurableObjectSeam", "WorkflowRun"],
   "@xmd/cli": ["main", "processIo"],
 };
 

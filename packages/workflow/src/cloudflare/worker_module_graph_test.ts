@@ -5,7 +5,11 @@ const PACKAGE = new URL("../../", import.meta.url);
 const CORE = new URL("../core/", PACKAGE).href;
 
 /** The entries a Worker bundles: the provider's public entry and the test Worker. */
-const ENTRIES = ["cloudflare.ts", "src/cloudflare/_test-contract-worker.ts"];
+const ENTRIES = [
+  "cloudflare.ts",
+  "src/cloudflare/_test-contract-worker.ts",
+  "src/cloudflare/_test-remote-worker.ts",
+];
 
 const GraphSchema = z.object({
   modules: z.array(z.object({ specifier: z.string(), npmPackage: z.string().optional() })),

@@ -32,12 +32,12 @@ export const ADMISSION: Admission = {
   repositoryId: "R_kgDOAAAAAA",
 };
 
-/** A valid new run for `ADMISSION`. */
-export function newRun(): NewRun {
+/** A valid new run for `ADMISSION`, or for the admission of run `id`. */
+export function newRun(id: string = ADMISSION.runId): NewRun {
   const sources = [{ label: "release.md", text: "# Release\n\n<Log>hi</Log>\n", root: true }];
   const props = { version: "1.2.3" };
   return {
-    id: ADMISSION.runId,
+    id,
     document: "release.md",
     target: null,
     definitionHash: definitionHashOf(sources, null),

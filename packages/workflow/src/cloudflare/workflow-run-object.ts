@@ -1,0 +1,113 @@
+/**
+ * `WorkflowRun`: the Durable Object that holds one remote run. It adapts
+ * WebSockets to the run server (`src/remote/run-server.ts`), which does
+ * everything else over `DurableObjectSeam`: this file holds no protocol,
+ * no storage rule and no check.
+ *
+ * Invariants:
+ * - Sockets are accepted with plain `accept()` (no hibernation), with
+ *   `binaryType = "arraybuffer"` set before it, so every binary message
+ *   arrives as bytes and is handled synchronously in arrival order; each
+ *   reply is sent before the next message is taken.
+ * - The admission (run id, issue node id, repository id) comes only from the
+ *   headers the routing Worker sets on the upgrade request, never from a
+ *   frame; an upgrade without one, or with another than the one this object
+ *   opened its database for, is refused before any socket is accepted.
+ * - A socket's close or error ends its connection, and with it ownership,
+ *   at once.
+ *
+ * @module
+ */
+import { RunServer } from "../remote/run-server.ts";
+import type { Admission } from "../remote/remote-table.ts";
+import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-object-seam.ts";
+
+/** The headers the routing Worker sets on the upgrade request it forwards. */
+export const ADMISSION_HEADERS = {
+  runId: "x-xmd-run-id",
+  issueNodeId: "x-xmd-issue-node-id",
+  repositoryId: "x-xmd-repository-id",
+} as const;
+
+/** The part of a Cloudflare server-side WebSocket the object uses. */
+interface ServerSocket {
+  binaryType: string;
+  accept(): void;
+  send(message: Uint8Array): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: "close" | "error", listener: () => void): void;
+}
+
+/** Cloudflare's `WebSocketPair`, found on the global object inside workerd. */
+type SocketPair = new () => { 0: unknown; 1: ServerSocket };
+
+/** The Durable Object of one remote run. */
+export class WorkflowRun {
+  readonly #storage: DurableObjectSqlStorage;
+  #server: { admission: Admission; server: RunServer } | undefined;
+
+  /** Wraps the object's SQLite-backed storage; nothing is read until the first upgrade. */
+  constructor(ctx: { storage: DurableObjectSqlStorage }) {
+    this.#storage = ctx.storage;
+  }
+
+  /** Accepts one WebSocket for the run the routing Worker admitted. */
+  fetch(request: Request): Response {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return new Response("Expected a WebSocket upgrade", { status: 426 });
+    }
+    const admission = admissionOf(request.headers);
+    if (admission === undefined) {
+      return new Response("The upgrade carries no admission", { status: 400 });
+    }
+    const server = this.#serverFor(admission);
+    if (server === undefined) {
+      return new Response("This Durable Object holds another run", { status: 409 });
+    }
+    const Pair = (globalThis as unknown as { WebSocketPair: SocketPair }).WebSocketPair;
+    const pair = new Pair();
+    const socket = pair[1];
+    // Set before accept(): otherwise binary messages arrive as Blob, read asynchronously.
+    socket.binaryType = "arraybuffer";
+    socket.accept();
+    const connection = server.connect();
+    socket.addEventListener("message", (event) => {
+      const data = event.data;
+      const message = typeof data === "string" || data instanceof ArrayBuffer ? data : "";
+      socket.send(connection.receive(message));
+    });
+    const end = () => {
+      connection.close();
+      try {
+        socket.close(1000, "closed");
+      } catch {
+        // Already closed: there is nothing left to end.
+      }
+    };
+    socket.addEventListener("close", end);
+    socket.addEventListener("error", end);
+    return new Response(null, { status: 101, webSocket: pair[0] } as ResponseInit);
+  }
+
+  /** The server for `admission`: opened on the first upgrade, then only for the same admission. */
+  #serverFor(admission: Admission): RunServer | undefined {
+    if (this.#server === undefined) {
+      const seam = new DurableObjectSeam(this.#storage);
+      this.#server = { admission, server: new RunServer(seam, admission) };
+    }
+    const opened = this.#server.admission;
+    const same = opened.runId === admission.runId &&
+      opened.issueNodeId === admission.issueNodeId &&
+      opened.repositoryId === admission.repositoryId;
+    return same ? this.#server.server : undefined;
+  }
+}
+
+function admissionOf(headers: Headers): Admission | undefined {
+  const runId = headers.get(ADMISSION_HEADERS.runId);
+  const issueNodeId = headers.get(ADMISSION_HEADERS.issueNodeId);
+  const repositoryId = headers.get(ADMISSION_HEADERS.repositoryId);
+  if (!runId || !issueNodeId || !repositoryId) return undefined;
+  return { runId, issueNodeId, repositoryId };
+}
