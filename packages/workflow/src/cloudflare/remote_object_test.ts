@@ -10,7 +10,13 @@ import {
   refusedCode,
   type Send,
 } from "../remote/_test-remote.ts";
-import { decodeReply, encodeMessage, MAX_MESSAGE_BYTES } from "../remote/frames.ts";
+import { SUBPROTOCOL } from "../deno/remote-connection.ts";
+import {
+  decodeReply,
+  encodeMessage,
+  MAX_MESSAGE_BYTES,
+  WEBSOCKET_PROTOCOL,
+} from "../remote/frames.ts";
 
 const WORKER = new URL("./_test-remote-worker.ts", import.meta.url);
 const PACKAGE = new URL("../../", import.meta.url);
@@ -69,7 +75,9 @@ class Socket {
   }
 
   static async open(mf: Miniflare, url: URL): Promise<Socket> {
-    const response = await mf.dispatchFetch(url, { headers: { Upgrade: "websocket" } });
+    const response = await mf.dispatchFetch(url, {
+      headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": WEBSOCKET_PROTOCOL },
+    });
     const socket = (response as unknown as { webSocket: ClientSocket | null }).webSocket;
     if (response.status !== 101 || socket === null) {
       throw new Error(`the upgrade answered ${response.status}`);
@@ -116,6 +124,13 @@ Deno.test("RM-7, RM-14, RM-18, RM-21: the run server in a Durable Object over re
         const response = await mf.dispatchFetch(new URL("?run=plain", ready));
         await response.body?.cancel();
         assert.equal(response.status, 426);
+        const other = await mf.dispatchFetch(new URL("?run=plain", ready), {
+          headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": "xmd.remote.v2" },
+        });
+        await other.body?.cancel();
+        assert.equal(other.status, 400);
+        // The runner offers the very name the object selects.
+        assert.equal(SUBPROTOCOL, WEBSOCKET_PROTOCOL);
       });
 
       await t.step(

@@ -13,11 +13,14 @@
  *   headers the routing Worker sets on the upgrade request, never from a
  *   frame; an upgrade without one, or with another than the one this object
  *   opened its database for, is refused before any socket is accepted.
+ * - An upgrade must offer the subprotocol `xmd.remote.v1`, which the
+ *   object selects; any other is refused before a socket is accepted.
  * - A socket's close or error ends its connection, and with it ownership,
  *   at once.
  *
  * @module
  */
+import { WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RunServer } from "../remote/run-server.ts";
 import type { Admission } from "../remote/remote-table.ts";
 import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-object-seam.ts";
@@ -57,6 +60,10 @@ export class WorkflowRun {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       return new Response("Expected a WebSocket upgrade", { status: 426 });
     }
+    const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(/\s*,\s*/);
+    if (!offered.includes(WEBSOCKET_PROTOCOL)) {
+      return new Response(`The upgrade does not offer ${WEBSOCKET_PROTOCOL}`, { status: 400 });
+    }
     const admission = admissionOf(request.headers);
     if (admission === undefined) {
       return new Response("The upgrade carries no admission", { status: 400 });
@@ -87,7 +94,11 @@ export class WorkflowRun {
     };
     socket.addEventListener("close", end);
     socket.addEventListener("error", end);
-    return new Response(null, { status: 101, webSocket: pair[0] } as ResponseInit);
+    return new Response(null, {
+      status: 101,
+      headers: { "sec-websocket-protocol": WEBSOCKET_PROTOCOL },
+      webSocket: pair[0],
+    } as ResponseInit);
   }
 
   /** The server for `admission`: opened on the first upgrade, then only for the same admission. */

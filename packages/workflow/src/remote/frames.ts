@@ -41,6 +41,8 @@ import { REMOTE_ERROR_CODES, RemoteProtocolError } from "./remote-protocol-error
 
 /** The protocol version this code speaks. */
 export const PROTOCOL_VERSION = 1;
+/** The WebSocket subprotocol both sides name for version 1. */
+export const WEBSOCKET_PROTOCOL = "xmd.remote.v1";
 /** The largest message either side sends or accepts (the runtime closes a socket above 32 MiB). */
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** The largest chunk (the Workspace's chunk size). */
