@@ -5,7 +5,7 @@
  * off; it also checks what each effect writes) whose providers hold one
  * transaction per effect as the executor's `EffectTransactions`
  * (`packages/workflow/src/execution/execute-run.ts`, private to the executor)
- * does: the first provider call of an effect holds the transaction; its Yield
+ * does: the journal's beginning of an effect holds the transaction; its Yield
  * then publishes the new root (after discarding the changes of a failed
  * effect), is appended carrying that root, and commits with it. Chunks and
  * objects are hashed with `nativeSha256Hex`, as the local provider does.
@@ -69,6 +69,8 @@ export async function openEffectRun(
       await effects.append(execution, event);
       appended++;
     },
+    beginEffect: (_coroutineId, description) => effects.begin(description),
+    abandonEffect: () => effects.rollback(),
   };
   const journal = await Journal.open(stream, gate);
   const workspace = new Workspace(seam, { sha256: nativeSha256Hex });

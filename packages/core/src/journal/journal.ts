@@ -10,6 +10,9 @@
  *   is refused with `JournalStoppedError`; nothing compensating is written.
  * - A recorded `cancelled` Yield is an attempt that did not finish: replay
  *   skips it and runs the same effect again.
+ * - A live effect is bracketed for the stream: `beginEffect` right before it
+ *   runs, then its Yield's append or, when it ends without a durable Yield
+ *   (its run threw, its Yield was refused or failed), `abandonEffect`. Effects run one at a time, so brackets never nest.
  *
  * @module
  */
@@ -145,9 +148,15 @@ export class Journal {
       return { result: event.result, replayed: true };
     }
     this.#checkLive();
-    const result = await run();
-    await this.#append({ type: "yield", coroutineId, description, result });
-    return { result, replayed: false };
+    this.#stream.beginEffect?.(coroutineId, description);
+    try {
+      const result = await run();
+      await this.#append({ type: "yield", coroutineId, description, result });
+      return { result, replayed: false };
+    } catch (error) {
+      this.#stream.abandonEffect?.();
+      throw error;
+    }
   }
 
   /** Records (or checks against the history) the end of a coroutine. */

@@ -6,15 +6,14 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { join } from "node:path";
 import { createSecretGate } from "@xmd/core";
 import type { RunStatus } from "../contracts/run-record.ts";
 import { executeRun } from "../execution/execute-run.ts";
 import type { RunChange, RunCommits } from "../execution/run-commits.ts";
-import { RunStore } from "../store/run-store.ts";
+import type { RunStore } from "../store/run-store.ts";
 import { liveRootOf } from "../workspace/live-root.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
-import { openRunDatabase } from "./run-database.ts";
+import { dumpDatabase, withCreatedRun } from "./_test-executor-run.ts";
 import { WorkerShell } from "./worker-shell.ts";
 
 const DOCUMENT = [
@@ -45,46 +44,14 @@ interface Offered {
   dump: string;
 }
 
-/** Every row of every table of the database at `path`, over its own read-only connection. */
-function dump(path: string): string {
-  const db = new DatabaseSync(path, { readOnly: true });
-  try {
-    const tables = db.prepare(
-      "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name",
-    ).all() as { name: string }[];
-    return JSON.stringify(
-      tables.map(({ name }) => [name, db.prepare(`SELECT * FROM "${name}"`).all()]),
-      (_key, value) => value instanceof Uint8Array ? [...value] : value,
-    );
-  } finally {
-    db.close();
-  }
-}
-
-/** A run database with the document's run created; `run` executes it with `commits`. */
-async function withRun<T>(
-  fn: (run: {
-    path: string;
-    store: RunStore;
-    execute(commits: RunCommits): Promise<unknown>;
-  }) => Promise<T>,
+/** The document's run, created; `execute` runs it with `commits`. */
+function withRun<T>(
+  fn: (
+    run: { path: string; store: RunStore; execute(commits: RunCommits): Promise<unknown> },
+  ) => Promise<T>,
 ): Promise<T> {
-  const dir = await Deno.makeTempDir({ prefix: "xmd-commits-" });
-  try {
-    const path = join(dir, "run.sqlite");
-    const opened = await openRunDatabase(path, 'run "commits"', { create: true });
-    using seam = opened!.seam;
-    const store = new RunStore(seam, 'run "commits"');
-    const execution = store.create({
-      id: "commits",
-      document: "doc.md",
-      target: null,
-      definitionHash: "0".repeat(64),
-      props: {},
-      propsHash: "0".repeat(64),
-      sources: [{ label: "doc.md", text: DOCUMENT, root: true }],
-    });
-    return await fn({
+  return withCreatedRun(DOCUMENT, ({ path, store, execution }) =>
+    fn({
       path,
       store,
       execute: (commits) =>
@@ -99,10 +66,7 @@ async function withRun<T>(
           stderr: () => {},
           signal: new AbortController().signal,
         }),
-    });
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+    }));
 }
 
 /** A `RunCommits` that records what it is offered and answers with `verdict`. */
@@ -126,7 +90,7 @@ function recorder(
         change,
         committedEvents,
         appliedEvents: store.record().eventCount,
-        dump: dump(path),
+        dump: dumpDatabase(path),
       });
       const refusal = verdict(change, offered.length - 1);
       return refusal ? Promise.reject(refusal) : Promise.resolve();
@@ -226,7 +190,7 @@ for (
           assert.deepEqual(last.expected, at.change.expected);
         } else {
           // Byte for byte what was committed when the rejected change was offered.
-          assert.equal(dump(path), at.dump);
+          assert.equal(dumpDatabase(path), at.dump);
         }
       });
     },

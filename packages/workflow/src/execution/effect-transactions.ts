@@ -1,13 +1,24 @@
 /**
  * Atomic Workspace effects: one live Workspace effect is one transaction,
- * held open from its first filesystem or shell call until its journal event
- * is appended with the new root. What the effect wrote into the Workspace
- * passes the secret gate before that commit; a refusal rolls the whole
- * transaction back.
+ * held open from the moment the journal begins the effect until its journal
+ * event is appended with the new root. What the effect wrote into the
+ * Workspace passes the secret gate before that commit; a refusal rolls the
+ * whole transaction back.
+ *
+ * Invariants:
+ * - The journal marks the boundaries (`DurableStream.beginEffect`, then the
+ *   Yield's append or `abandonEffect`); nothing is inferred from provider
+ *   calls. A Workspace effect (`file.read`, `file.write`, `glob`, `exec`)
+ *   holds its transaction from its beginning, so every call it makes joins
+ *   that transaction; a provider called outside one is refused as a bug.
+ * - A seam that cannot hold a transaction is refused when the effect begins
+ *   (`HeldTransactionRequiredError`), before it runs: its calls would commit
+ *   one by one and never publish a root.
  *
  * @module
  */
 import {
+  type Description,
   type FileSystemProvider,
   type JournalEvent,
   type SecretGate,
@@ -23,12 +34,21 @@ import { publicationCommitted, publishRoot } from "../workspace/publish-root.ts"
 import type { Sha256 } from "../workspace/root-format.ts";
 import { startNoting, takeWrites } from "../workspace/workspace-writes.ts";
 
+/** The effect types that read or change the Workspace: each is one held transaction. */
+export const WORKSPACE_EFFECTS: ReadonlySet<string> = new Set([
+  "file.read",
+  "file.write",
+  "glob",
+  "exec",
+]);
+
 /**
- * One live Workspace effect = one transaction: the first filesystem or shell
- * call of an effect holds a transaction open; the effect's journal event then
- * publishes the new root (or, for a refusal, failure or cancellation, discards
- * the effect's changes first), is appended, and commits with it. The
- * effect's new chunks, names and symlink targets pass `gate` first.
+ * One live Workspace effect = one transaction: when the journal begins a
+ * Workspace effect, a transaction is held open; the effect's provider calls
+ * join it; its journal event then publishes the new root (or, for a refusal,
+ * failure or cancellation, discards the effect's changes first), is appended,
+ * and commits with it. The effect's new chunks, names and symlink targets
+ * pass `gate` first.
  */
 export class EffectTransactions {
   readonly #store: RunStore;
@@ -54,24 +74,38 @@ export class EffectTransactions {
     this.#commits = commits;
   }
 
-  #begin(): void {
-    if (this.#held) return;
-    this.#held = this.#store.sql.hold?.("workspace-effect");
-    if (this.#held) startNoting(this.#store.sql);
+  /**
+   * The journal begins a live effect described by `description`: a Workspace
+   * effect holds its transaction now (a seam without `hold` is refused).
+   */
+  begin(description: Description): void {
+    // An effect that ended without settling was abandoned; nothing of it is kept.
+    this.rollback();
+    if (!WORKSPACE_EFFECTS.has(description.type)) return;
+    this.#held = holdOn(this.#store, "workspace-effect");
+    startNoting(this.#store.sql);
   }
 
-  /** `inner`, with each call joining (or opening) the current effect's transaction. */
+  /** Rejects a Workspace call made while no Workspace effect holds its transaction. */
+  #outside<T>(): Promise<T> {
+    return Promise.reject(
+      new Error("A Workspace call came outside a Workspace effect; this is a bug in xmd"),
+    );
+  }
+
+  /** `inner`, with each call joining the current effect's transaction. */
   wrapFileSystem(inner: FileSystemProvider): FileSystemProvider {
     return {
-      readText: (path) => (this.#begin(), inner.readText(path)),
-      writeText: (path, content) => (this.#begin(), inner.writeText(path, content)),
-      glob: (cwd, include, exclude) => (this.#begin(), inner.glob(cwd, include, exclude)),
+      readText: (path) => this.#held ? inner.readText(path) : this.#outside(),
+      writeText: (path, content) => this.#held ? inner.writeText(path, content) : this.#outside(),
+      glob: (cwd, include, exclude) =>
+        this.#held ? inner.glob(cwd, include, exclude) : this.#outside(),
     };
   }
 
-  /** `inner`, with each block joining (or opening) the current effect's transaction. */
+  /** `inner`, with each block joining the current effect's transaction. */
   wrapShell(inner: ShellProvider): ShellProvider {
-    return { run: (request) => (this.#begin(), inner.run(request)) };
+    return { run: (request) => this.#held ? inner.run(request) : this.#outside() };
   }
 
   /**
@@ -114,7 +148,10 @@ export class EffectTransactions {
     publicationCommitted(this.#store.sql);
   }
 
-  /** Drops a held effect whose event was never appended (a secret, a storage failure). */
+  /**
+   * Drops a held effect whose event was never appended (its run threw, a
+   * secret, a storage failure); nothing when none is held.
+   */
   rollback(): void {
     takeWrites(this.#store.sql);
     this.#held?.rollback();

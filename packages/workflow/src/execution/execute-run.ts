@@ -17,6 +17,10 @@
  *   as `interrupted` with stop code `secret_detected`, then is rethrown: the
  *   run lost nothing and can go on, once its caller accepts what the effect
  *   produces (`--no-secret-detection`).
+ * - An execution needs a seam that can hold a transaction (`SqlSeam.hold`):
+ *   without one it is refused with `HeldTransactionRequiredError` before
+ *   anything is read or written (the caller's execution is left `running`,
+ *   for the next executor to recover).
  * - With `commits`, every append and the settlement are offered to that
  *   authority before they commit locally (see `run-commits.ts`). A rejected
  *   append is a storage failure like any other: nothing of it is kept and
@@ -27,6 +31,7 @@
  * @module
  */
 import {
+  type Description,
   DivergenceError,
   type DurableStream,
   Journal,
@@ -43,7 +48,7 @@ import {
   type ShellProvider,
 } from "@xmd/core";
 import type { HostStopCode, RunStatus, StopReason } from "../contracts/run-record.ts";
-import { ShellLostError } from "../contracts/workflow-errors.ts";
+import { HeldTransactionRequiredError, ShellLostError } from "../contracts/workflow-errors.ts";
 import type { RunStore } from "../store/run-store.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
@@ -105,6 +110,12 @@ export async function loadRetainedProgram(store: RunStore): Promise<Program> {
 /** Runs (or replays) a run from its store and commits the outcome. */
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
   const { store, execution } = options;
+  // Checked before anything is read or written: effects and remote commits need a held transaction.
+  if (execution !== null && !store.sql.hold) {
+    throw new HeldTransactionRequiredError(
+      "Cannot execute a run over a SQL seam that cannot hold a transaction across an effect",
+    );
+  }
   const program = await loadRetainedProgram(store);
   const { commits } = options;
   const effects = new EffectTransactions(store, options.gate, options.sha256, commits);
@@ -230,6 +241,15 @@ class RunJournalStream implements DurableStream {
       return Promise.reject(new Error("A replay appends nothing; this is a bug in xmd"));
     }
     return this.#effects.append(this.#execution, event);
+  }
+
+  beginEffect(_coroutineId: string, description: Description): void {
+    if (this.#execution === null) throw new Error("A replay runs no effect; this is a bug in xmd");
+    this.#effects.begin(description);
+  }
+
+  abandonEffect(): void {
+    this.#effects.rollback();
   }
 }
 
