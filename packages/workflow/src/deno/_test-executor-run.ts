@@ -27,7 +27,7 @@ export interface CreatedRun {
 /** Runs `fn` on a new run of `document` (as `doc.md`), removed afterwards. */
 export async function withCreatedRun<T>(
   document: string,
-  fn: (run: CreatedRun) => Promise<T>,
+  fn: (run: CreatedRun) => T | Promise<T>,
 ): Promise<T> {
   const dir = await Deno.makeTempDir({ prefix: "xmd-executor-" });
   try {

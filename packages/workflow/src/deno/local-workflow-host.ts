@@ -29,10 +29,8 @@ import {
 } from "@xmd/core";
 import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
 import { basename, join } from "node:path";
-import type { PendingSuspension } from "../contracts/run-record.ts";
 import {
   AnswerRefusedError,
-  RunConflictError,
   RunNotFoundError,
   RunStateError,
   WorkerShellPermissionError,
@@ -50,7 +48,11 @@ import type {
   StartRequest,
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
+import { continuation } from "../execution/continuation.ts";
 import { executeRun } from "../execution/execute-run.ts";
+import { executionReport } from "../execution/execution-report.ts";
+import { checkRunId } from "../execution/run-id.ts";
+import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
 import { definitionHash, verifyRun } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
@@ -73,17 +75,6 @@ const RECOGNITION_ERRORS = new Set([
   "WorkflowSchemaVersionError",
   "WorkflowDatabaseCorruptError",
 ]);
-
-const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** Checks a run id's grammar. */
-export function checkRunId(id: string): void {
-  if (!RUN_ID.test(id)) {
-    throw new RunNotFoundError(
-      `Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit`,
-    );
-  }
-}
 
 export { definitionHash } from "../execution/verify-run.ts";
 
@@ -141,17 +132,11 @@ export class LocalWorkflowHost implements WorkflowHost {
       existing = await readConsistently(reading, () => {
         if (!store.hasRun()) return false;
         checkFileName(store, path, where);
-        const record = store.record();
-        const differs = record.definitionHash !== definition
-          ? (record.target ?? null) !== (request.target ?? null) ? "target" : "definition"
-          : record.propsHash !== propsHash
-          ? "props value"
-          : undefined;
-        if (differs) {
-          throw new RunConflictError(
-            `Cannot start run "${id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
-          );
-        }
+        checkStartConflict(store.record(), {
+          definitionHash: definition,
+          target: request.target,
+          propsHash,
+        });
         refuseSecretStop(store, io);
         return true;
       });
@@ -386,46 +371,29 @@ export class LocalWorkflowHost implements WorkflowHost {
       const found = store.record().status;
       const continues = found === "running" || found === "suspended" || found === "interrupted";
       await verifyRun(store, { workspace: continues, sha256: nativeSha256Hex });
-      switch (found) {
-        case "completed":
-        case "failed": {
-          const lastEvent = store.events().at(-1)?.event;
-          if (lastEvent?.type === "close" && lastEvent.coroutineId === "root") {
-            // A finished journal: reproduce its output, change nothing.
-            const result = await executeRun({
-              store,
-              execution: null,
-              gate: disabledSecretGate,
-              stdout: io.stdout,
-              stderr: io.stderr,
-              signal: io.signal,
-            });
-            return report(
-              store,
-              result.outcome.status === "failed" ? result.outcome.error.message : null,
-            );
-          }
-          return report(store, null);
-        }
-        case "cancelled":
-          return report(store, null);
-        case "suspended": {
-          const pending = store.pendingSuspension();
-          if (pending && !pending.answered) return report(store, null);
-          if (pending && io.secretDetection !== false) {
-            // An answer accepted with --no-secret-detection would otherwise be
-            // refused by the journal's gate mid-execution and fail the run for
-            // good; refusing here leaves it suspended, to resume with the flag.
-            await createSecretGate().check(
-              JSON.stringify(store.answer(pending.suspensionId)),
-              `the answer to ${pending.suspensionId}`,
-            );
-          }
-          return undefined;
-        }
-        default:
-          return undefined;
+      const next = continuation(store);
+      if (next.kind === "replay") {
+        const result = await executeRun({
+          store,
+          execution: null,
+          gate: disabledSecretGate,
+          stdout: io.stdout,
+          stderr: io.stderr,
+          signal: io.signal,
+        });
+        return executionReport(store, result.outcome);
       }
+      if (next.kind === "report") return executionReport(store);
+      if (next.answer && io.secretDetection !== false) {
+        // An answer accepted with --no-secret-detection would otherwise be
+        // refused by the journal's gate mid-execution and fail the run for
+        // good; refusing here leaves it suspended, to resume with the flag.
+        await createSecretGate().check(
+          JSON.stringify(next.answer.value),
+          `the answer to ${next.answer.suspensionId}`,
+        );
+      }
+      return undefined;
     }, { recover: true });
     if (finished) return finished;
     using seam = await this.#write(path, id);
@@ -455,7 +423,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       stderr: io.stderr,
       signal: io.signal,
     });
-    return report(store, result.outcome.status === "failed" ? result.outcome.error.message : null);
+    return executionReport(store, result.outcome);
   }
 
   async #requireExists(path: string, id: string): Promise<void> {
@@ -565,10 +533,4 @@ function inspectStore(store: RunStore): RunInspection {
     pendingSuspension: store.pendingSuspension(),
     executions: store.executions(),
   };
-}
-
-function report(store: RunStore, failure: string | null): ExecutionReport {
-  const record = store.record();
-  const pendingSuspension: PendingSuspension | null = store.pendingSuspension();
-  return { id: record.id, status: record.status, pendingSuspension, failure };
 }

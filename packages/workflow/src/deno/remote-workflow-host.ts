@@ -57,6 +57,7 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
+import { checkRunId } from "../execution/run-id.ts";
 import { gateStart } from "../execution/start-gate.ts";
 import { definitionHash } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
@@ -75,7 +76,6 @@ import { verifyRoot } from "../workspace/verify-root.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import { tripSentFailpoint } from "./failpoint.ts";
-import { checkRunId } from "./local-workflow-host.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 import { RemoteConnection } from "./remote-connection.ts";
