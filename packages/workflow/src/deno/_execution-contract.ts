@@ -1,6 +1,7 @@
 /**
  * The execution contract: one suite of documents (`<File>`, `<Glob>`,
- * `<Dir>`, shell blocks, answers, failures, Ctrl-C) run through any
+ * `<Dir>`, shell blocks, answers, failures, Ctrl-C between effects and
+ * during a block) run through any
  * `WorkflowHost` a factory makes, asserting what a user sees (the rendered
  * output, the committed status), the journal as `history --json` shows it
  * and the Workspace root after every event. Each root is checked against the
@@ -81,8 +82,12 @@ export async function runExecutionCase(
 
 // ---- support
 
-/** A file or (ending in `/`) a directory the Workspace is expected to hold. */
-type Expected = Record<string, string>;
+/**
+ * What the Workspace is expected to hold, by path: a file's text (mode
+ * 0o644), `""` for a directory (a path ending in `/`, mode 0o755), a file
+ * with another mode, or a symlink with its target.
+ */
+type Expected = Record<string, string | { text: string; mode: number } | { symlink: string }>;
 
 const roots = new Map<string, string>();
 
@@ -98,7 +103,10 @@ export function rootOf(files: Expected): string {
     const encoder = new TextEncoder();
     for (const [path, content] of Object.entries(files)) {
       if (path.endsWith("/")) workspace.mkdir(`/${path.slice(0, -1)}`, { recursive: true });
-      else workspace.writeFile(`/${path}`, encoder.encode(content));
+      else if (typeof content === "string") {
+        workspace.writeFile(`/${path}`, encoder.encode(content));
+      } else if ("symlink" in content) workspace.symlink(content.symlink, `/${path}`);
+      else workspace.writeFile(`/${path}`, encoder.encode(content.text), { mode: content.mode });
     }
     return publishRoot(seam);
   });
@@ -262,6 +270,13 @@ export const EXECUTION_CONTRACT: readonly ExecutionCase[] = [
           FENCE,
           "",
           "Code {r.exitCode}.",
+          "",
+          `${FENCE}sh exec`,
+          "printf 'run\\n' > tool.sh",
+          "chmod 755 tool.sh",
+          "ln -s tool.sh link",
+          "ln tool.sh hard.sh",
+          FENCE,
         ),
       );
       assert.equal(report.status, "completed");
@@ -272,11 +287,14 @@ export const EXECUTION_CONTRACT: readonly ExecutionCase[] = [
         "props ok",
         "exec ok exit 0",
         "exec ok exit 3",
+        "exec ok exit 0",
         "close root ok",
       ]);
       const one = { "out/": "", "out/one.txt": "one\n" };
       const kept = { ...one, "out/kept.txt": "kept\n" };
-      assertRoots(events, [{}, one, kept, kept]);
+      const tool = { text: "run\n", mode: 0o755 };
+      const linked = { ...kept, "tool.sh": tool, "hard.sh": tool, "link": { symlink: "tool.sh" } };
+      assertRoots(events, [{}, one, kept, linked, linked]);
       return await session.trace("shell");
     },
   },
@@ -420,6 +438,46 @@ export const EXECUTION_CONTRACT: readonly ExecutionCase[] = [
       const copied = { ...input, "out.txt": "input" };
       assertRoots(events, [{}, input, copied, copied]);
       return await session.trace("abort");
+    },
+  },
+  {
+    name:
+      "Ctrl-C during a block: its Yield is cancelled and nothing it wrote is kept; resume runs it again",
+    async run(host) {
+      const session = new Session(host);
+      // Pressed while the block runs (its first output): whenever the block
+      // ends, the abort came first, so its result is `cancelled`.
+      session.onOutput = (output, abort) => {
+        if (output.includes("started")) abort();
+      };
+      const text = doc(
+        `${FENCE}sh exec`,
+        "echo started",
+        "echo written > f.txt",
+        FENCE,
+        "",
+        "Done.",
+      );
+      const interrupted = await session.start("block-abort", text);
+      assert.equal(interrupted.status, "interrupted");
+      const before = await session.events("block-abort");
+      assert.deepEqual(summary(before), ["props ok", "exec cancelled"]);
+      assertRoots(before, [{}, {}]);
+      session.onOutput = () => {};
+      session.output = "";
+      const resumed = await session.resume("block-abort");
+      assert.equal(resumed.status, "completed");
+      assert.match(session.output, /started\n[\s\S]*Done\./);
+      const events = await session.events("block-abort");
+      assert.deepEqual(summary(events), [
+        "props ok",
+        "exec cancelled",
+        "exec ok exit 0",
+        "close root ok",
+      ]);
+      const written = { "f.txt": "written\n" };
+      assertRoots(events, [{}, {}, written, written]);
+      return await session.trace("block-abort");
     },
   },
 ];
