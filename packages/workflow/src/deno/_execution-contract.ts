@@ -10,9 +10,8 @@
  *
  * Every case runs twice, on two fresh hosts from the factory, and must give
  * the same events with the same root after each one: a run is a function of
- * its document, props and answers. The local host runs it
- * (`execution_contract_test.ts`); the remote host runs the same suite with
- * its own factory.
+ * its document, props and answers. `execution_contract_test.ts` runs it
+ * on the local host and on the remote runner, each with its own factory.
  *
  * @module
  */
@@ -250,7 +249,7 @@ export const EXECUTION_CONTRACT: readonly ExecutionCase[] = [
   },
   {
     name:
-      "shell blocks: a block's changes and output are kept on exit 0, and on a nonzero exit with as",
+      "shell blocks: a block's changes and output are kept on exit 0, and on a nonzero exit with as; a mode, a symlink and a hard link are in the root",
     async run(host) {
       const session = new Session(host);
       const report = await session.start(
