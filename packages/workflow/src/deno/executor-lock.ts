@@ -12,6 +12,10 @@
  * write lock then refuses the second writer (`RunBusyError`, see
  * `NodeSqliteSeam`).
  *
+ * A lock is released by unlocking it, not only by closing its file, so a
+ * subprocess forked meanwhile (which holds the file until it execs) cannot
+ * keep it held.
+ *
  * @module
  */
 import { RunBusyError } from "../contracts/workflow-errors.ts";
@@ -47,7 +51,7 @@ export class ExecutorLock implements Disposable {
           );
         }
       } finally {
-        if (!kept) file.close();
+        if (!kept) release(file);
       }
     }
   }
@@ -61,7 +65,22 @@ export class ExecutorLock implements Disposable {
   [Symbol.dispose](): void {
     if (!this.#held) return;
     this.#held = false;
-    this.#file.close();
+    release(this.#file);
+  }
+}
+
+/**
+ * Unlocks, then closes. Closing alone is not enough: a process forked by any
+ * thread of this one (a subprocess being spawned) holds a copy of every
+ * descriptor until it execs, and the lock belongs to the open file, so it
+ * would outlive the close and refuse this process's next acquisition.
+ * Unlocking releases it whatever copies exist.
+ */
+function release(file: Deno.FsFile): void {
+  try {
+    file.unlockSync();
+  } finally {
+    file.close();
   }
 }
 
