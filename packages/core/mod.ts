@@ -73,7 +73,13 @@ export {
 export { type EffectSettlement, Journal, type JournalState } from "./src/journal/journal.ts";
 export { MemoryStream } from "./src/journal/memory-stream.ts";
 export type * from "./src/engine/providers.ts";
-export { FileSystemError, type FileSystemErrorCode } from "./src/engine/file-system-error.ts";
+export {
+  FileSystemError,
+  type FileSystemErrorCode,
+  type FileSystemRefusalCode,
+} from "./src/engine/file-system-error.ts";
+export { XmdError } from "./src/errors/xmd-error.ts";
+export { ERROR_CODES, type XmdErrorCode } from "./src/errors/error-codes.ts";
 export { EffectRefusal } from "./src/engine/effect-refusal.ts";
 export {
   type AnswerCheck,

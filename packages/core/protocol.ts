@@ -1,8 +1,9 @@
 /**
  * `@xmd/core/protocol`: what stores and hosts exchange about a run without
  * running it: the journal's events and their schema, canonical JSON, SHA-256
- * as hex, JSON values, and the filesystem refusal a journal records with the
- * path bounds both modes share.
+ * as hex, JSON values, the filesystem refusal a journal records with the
+ * path bounds both modes share, and the base of every xmd error with the
+ * table of their stable codes.
  *
  * Invariant: this entry reaches zod and nothing else. It holds none of the
  * engine, the props validator (ajv, yaml), the document parser (micromark)
@@ -45,7 +46,13 @@ export type { Schema, SchemaIssue, SchemaResult } from "./src/json/schema.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
 export { sha256Hex } from "./src/hash/sha256.ts";
 export { EffectRefusal } from "./src/engine/effect-refusal.ts";
-export { FileSystemError, type FileSystemErrorCode } from "./src/engine/file-system-error.ts";
+export {
+  FileSystemError,
+  type FileSystemErrorCode,
+  type FileSystemRefusalCode,
+} from "./src/engine/file-system-error.ts";
+export { XmdError } from "./src/errors/xmd-error.ts";
+export { ERROR_CODES, type XmdErrorCode } from "./src/errors/error-codes.ts";
 export {
   MAX_NAME_BYTES,
   MAX_PATH_BYTES,

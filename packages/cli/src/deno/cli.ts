@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { XmdError, type XmdErrorCode } from "@xmd/core";
 import { withoutTypedSecrets } from "./argument-echo.ts";
 import { type CommandIo, inDirectory } from "./command-io.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
@@ -41,35 +42,38 @@ Options:
 
 Run xmd <command> --help for a command's options.`;
 
-/** Error classes that are the user's to fix: their message is the whole story. */
-const USER_ERRORS = new Set([
-  "UsageError",
-  "DocumentReadError",
-  "DocumentError",
-  "PropsError",
-  "JournalFormatError",
-  "JournalStoppedError",
-  "JournalWriteError",
-  "DivergenceError",
-  "SecretDetectedError",
-  "SecretScanError",
-  "GlobPatternError",
-  "ElicitAnswerError",
-  "AnswerSchemaError",
-  "WorkflowDatabaseFormatError",
-  "WorkflowSchemaVersionError",
-  "WorkflowDatabaseCorruptError",
-  "RunDatabaseAccessError",
-  "RunNotFoundError",
-  "RunBusyError",
-  "RunStateError",
-  "RunConflictError",
-  "AnswerRefusedError",
-  "ExecutorLostError",
-  "ExportRefusedError",
-  "WorkerShellPermissionError",
-  "ShellLostError",
-  "RunsFolderError",
+/**
+ * The codes of errors that are the user's to fix: their message is the whole
+ * story. Any other error reaching here, even an `XmdError`, is a bug.
+ */
+const USER_ERRORS: ReadonlySet<XmdErrorCode> = new Set<XmdErrorCode>([
+  "cli.usage",
+  "document.unreadable",
+  "document.invalid",
+  "props.invalid",
+  "journal.format",
+  "journal.stopped",
+  "journal.write",
+  "journal.divergence",
+  "secret.detected",
+  "secret.scan_failed",
+  "glob.pattern",
+  "answer.unavailable",
+  "answer.schema",
+  "db.format",
+  "db.schema_version",
+  "db.corrupt",
+  "db.access",
+  "run.not_found",
+  "run.busy",
+  "run.state",
+  "run.conflict",
+  "answer.refused",
+  "executor.lost",
+  "export.refused",
+  "shell.permission",
+  "shell.lost",
+  "runs.folder",
 ]);
 
 /** Runs `xmd` with `args` and returns the exit code. */
@@ -121,7 +125,7 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
         throw unknownCommand(command, ["run", "workflow", "completions"], "xmd");
     }
   } catch (error) {
-    if (error instanceof Error && USER_ERRORS.has(error.name)) {
+    if (error instanceof XmdError && USER_ERRORS.has(error.code)) {
       io.stderr(`xmd: ${await withoutTypedSecrets(error.message, typed)}\n`);
       return 1;
     }

@@ -3,9 +3,12 @@
  *
  * @module
  */
+import { XmdError } from "@xmd/core/protocol";
 
 /** The command line cannot be carried out as given. */
-export class UsageError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class UsageError extends XmdError {
+  /** The class name, which journals record. */
   override name = "UsageError";
+  /** Its stable code. */
+  readonly code = "cli.usage";
 }

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { resolveProps } from "@xmd/core";
+import { resolveProps, SecretDetectedError, SecretScanError } from "@xmd/core";
 import { typedDocumentError, typedPositions } from "@xmd/core/deno";
 import {
   checkWorkflowSupport,
@@ -269,9 +269,9 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       const exported = await host.export(id, at, io.resolve(directory), { preserveModes })
         .catch((error) => {
           throw error instanceof ExportRefusedError && error.path !== undefined
-            ? new ExportRefusedError(`${error.message}. ${exportAdvice(error.code, id)}`, {
+            ? new ExportRefusedError(`${error.message}. ${exportAdvice(error.posix, id)}`, {
               cause: error,
-              code: error.code,
+              posix: error.posix,
               path: error.path,
             })
             : error;
@@ -411,8 +411,8 @@ async function execute(
       return EXIT.interrupted;
     }
     if (
-      record?.status === "interrupted" && error instanceof Error &&
-      (error.name === "SecretDetectedError" || error.name === "SecretScanError")
+      record?.status === "interrupted" &&
+      (error instanceof SecretDetectedError || error instanceof SecretScanError)
     ) {
       io.stderr(
         `xmd: ${error.message}\n` +

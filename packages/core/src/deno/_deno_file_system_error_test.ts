@@ -45,7 +45,7 @@ Deno.test("fromDenoError: maps each Deno filesystem error to its POSIX code", ()
   for (const [denoError, code, message] of cases) {
     const error = fromDenoError(denoError, "read", "a/b");
     assert.ok(error instanceof FileSystemError);
-    assert.equal(error.code, code);
+    assert.equal(error.posix, code);
     assert.equal(error.path, "a/b");
     assert.equal(error.message, message);
     assert.equal(error.cause, denoError);

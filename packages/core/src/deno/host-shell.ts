@@ -40,8 +40,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * the block is refused before anything runs.
  */
 export class UnsupportedLanguageError extends EffectRefusal {
-  /** The class name, by which the CLI and journals recognize the error. */
+  /** The class name, which journals record. */
   override name = "UnsupportedLanguageError";
+  /** Its stable code. */
+  override readonly code = "shell.language";
   /** The refused language, as written in the info string. */
   readonly lang: string;
 

@@ -23,7 +23,7 @@ async function assertFileSystemError(
   await assert.rejects(promise, (error: unknown) => {
     assert.ok(error instanceof FileSystemError, String(error));
     assert.equal(error.name, "FileSystemError");
-    assert.equal(error.code, code);
+    assert.equal(error.posix, code);
     assert.equal(error.path, path);
     assert.equal(error.message, message);
     return true;

@@ -158,13 +158,13 @@ Deno.test("HostShell: refuses a missing or non-directory cwd", async () => {
   const shell = new HostShell(root.path);
   await assert.rejects(shell.run(request("true", { cwd: "nope" }).request), (error) => {
     assert.ok(error instanceof FileSystemError);
-    assert.equal(error.code, "ENOENT");
+    assert.equal(error.posix, "ENOENT");
     assert.equal(error.message, 'Cannot run a block in "nope": no such directory (ENOENT)');
     return true;
   });
   await assert.rejects(shell.run(request("true", { cwd: "file" }).request), (error) => {
     assert.ok(error instanceof FileSystemError);
-    assert.equal(error.code, "ENOTDIR");
+    assert.equal(error.posix, "ENOTDIR");
     return true;
   });
 });

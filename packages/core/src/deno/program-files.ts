@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 import { DocumentError } from "../document/document-error.ts";
 import { loadProgram, type Program, type SourceReader } from "../document/load-program.ts";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
@@ -21,9 +22,11 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 export type DocumentReadProblem = "missing" | "directory" | "permission";
 
 /** The root document named cannot be read; the message names it as given and says why. */
-export class DocumentReadError extends Error {
-  /** The class name, by which the CLI recognizes the error. */
+export class DocumentReadError extends XmdError {
+  /** The class name. */
   override name = "DocumentReadError";
+  /** Its stable code. */
+  readonly code = "document.unreadable";
   /** The path as the caller gave it. */
   readonly path: string;
   /** Why it cannot be read. */

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 import type { AnswerProblem } from "../engine/answer-schema.ts";
 import { formatAnswerProblems } from "../engine/answer-schema.ts";
 import type { ElicitProvider, ElicitRequest } from "../engine/providers.ts";
@@ -25,9 +26,11 @@ import {
 import type { TerminalLine } from "./terminal-line.ts";
 
 /** An `<Elicit>` question that cannot be answered: a malformed `--answer`, no terminal, or closed input. */
-export class ElicitAnswerError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class ElicitAnswerError extends XmdError {
+  /** The class name, which journals record. */
   override name = "ElicitAnswerError";
+  /** Its stable code. */
+  readonly code = "answer.unavailable";
   /** The binding name (`as`) of the question. */
   readonly binding: string;
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 import { formatPosition, type SourcePosition } from "./source-position.ts";
 
 /**
@@ -25,9 +26,11 @@ import { formatPosition, type SourcePosition } from "./source-position.ts";
  * );
  * ```
  */
-export class DocumentError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class DocumentError extends XmdError {
+  /** The class name, which journals record. */
   override name = "DocumentError";
+  /** Its stable code. */
+  readonly code = "document.invalid";
   /** Where the problem is. */
   readonly position: SourcePosition;
   /** The message without its position prefix. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 import Ajv from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
 import { DocumentError } from "../document/document-error.ts";
@@ -19,9 +20,11 @@ import type { JsonValue } from "../json/json-value.ts";
  * mistake, not the document's: it is not journaled, so the run can be
  * continued with a valid answer. The message never echoes the answer.
  */
-export class AnswerSchemaError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class AnswerSchemaError extends XmdError {
+  /** The class name, which journals record. */
   override name = "AnswerSchemaError";
+  /** Its stable code. */
+  readonly code = "answer.schema";
 }
 
 /** One way an answer fails its schema. */

@@ -6,15 +6,11 @@
  *
  * @module
  */
+import type { XmdErrorCode } from "../errors/error-codes.ts";
+import { XmdError } from "../errors/xmd-error.ts";
 
 /** Base class of every refusal a provider reports as a journaled effect error. */
-export class EffectRefusal extends Error {
-  /** A POSIX code or another stable code, if any. */
-  readonly code: string | undefined;
-
-  /** A refusal saying `message`, with its stable `code` if it has one. */
-  constructor(message: string, options?: ErrorOptions & { code?: string }) {
-    super(message, options);
-    this.code = options?.code;
-  }
+export class EffectRefusal extends XmdError {
+  /** Its stable code; a subclass names its own kind of refusal. */
+  readonly code: XmdErrorCode = "effect.refused";
 }

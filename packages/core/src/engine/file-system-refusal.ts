@@ -49,7 +49,8 @@ function describe(code: FileSystemErrorCode, missing: MissingKind): string {
  * import { fileSystemRefusal } from "./file-system-refusal.ts";
  * const error = fileSystemRefusal("ENOENT", "read", "files/missing.txt");
  * assert.equal(error.message, 'Cannot read "files/missing.txt": no such file (ENOENT)');
- * assert.equal(error.code, "ENOENT");
+ * assert.equal(error.posix, "ENOENT");
+ * assert.equal(error.code, "fs.enoent");
  * ```
  */
 export function fileSystemRefusal(

@@ -5,13 +5,16 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 import { formatPosition, type SourcePosition } from "../document/source-position.ts";
 import type { ErrorRecord } from "../journal/events.ts";
 
 /** An effect settled with an error: live or replayed, it is the same error. */
-export class EffectFailure extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class EffectFailure extends XmdError {
+  /** The class name, which journals record. */
   override name = "EffectFailure";
+  /** Its stable code. */
+  readonly code = "effect.failed";
   /** The recorded error (its name is the original class name, e.g. `FileSystemError`). */
   readonly record: ErrorRecord;
 
@@ -23,9 +26,11 @@ export class EffectFailure extends Error {
 }
 
 /** The run was cancelled (Ctrl-C); the current effect was journaled as `cancelled`. */
-export class CancelledError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class CancelledError extends XmdError {
+  /** The class name, which journals record. */
   override name = "CancelledError";
+  /** Its stable code. */
+  readonly code = "run.cancelled";
 
   constructor() {
     super("Cancelled");
@@ -33,9 +38,11 @@ export class CancelledError extends Error {
 }
 
 /** The run reached an `<Elicit>` with no answer under a suspending provider; its request is journaled. */
-export class SuspendedError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class SuspendedError extends XmdError {
+  /** The class name, which journals record. */
   override name = "SuspendedError";
+  /** Its stable code. */
+  readonly code = "run.suspended";
   /** The suspension to answer. */
   readonly suspensionId: string;
   /** The 1-based journal event number of the `suspension_request`. */

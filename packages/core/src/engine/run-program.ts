@@ -31,6 +31,7 @@ import { canonicalJson } from "../json/canonical-json.ts";
 import { validateComponentProps } from "../props/mod.ts";
 import { compileAnswerSchema, refuseAnswer } from "./answer-schema.ts";
 import { EffectRefusal } from "./effect-refusal.ts";
+import { FileSystemError } from "./file-system-error.ts";
 import { joinLogical } from "./logical-path.ts";
 import { pathLengthProblem } from "./path-limits.ts";
 import type { Providers } from "./providers.ts";
@@ -544,7 +545,7 @@ function effectError(error: unknown): ErrorRecord | undefined {
     return {
       name: error.name,
       message: error.message,
-      ...(error.code ? { code: error.code } : {}),
+      ...(error instanceof FileSystemError ? { code: error.posix } : {}),
     };
   }
   if (error instanceof DocumentError) return { name: error.name, message: error.reason };

@@ -28,6 +28,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 
 /** Alternatives a pattern may expand to through `{…}` before it is refused. */
 const MAX_ALTERNATIVES = 1024;
@@ -43,9 +44,11 @@ const MAX_ALTERNATIVES = 1024;
  * assert.throws(() => compileGlob("/etc/*"), GlobPatternError);
  * ```
  */
-export class GlobPatternError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class GlobPatternError extends XmdError {
+  /** The class name, which journals record. */
   override name = "GlobPatternError";
+  /** Its stable code. */
+  readonly code = "glob.pattern";
   /** The refused pattern. */
   readonly pattern: string;
   /** What is wrong with it, without the pattern. */

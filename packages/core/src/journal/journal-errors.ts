@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 
 /** The kinds of divergence between a recorded history and the document. */
 export type DivergenceKind =
@@ -18,9 +19,11 @@ export type DivergenceKind =
 /**
  * The document no longer matches its recorded history. Nothing is appended.
  */
-export class DivergenceError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class DivergenceError extends XmdError {
+  /** The class name, which journals record. */
   override name = "DivergenceError";
+  /** Its stable code. */
+  readonly code = "journal.divergence";
   /** What differs. */
   readonly kind: DivergenceKind;
   /** 1-based index of the recorded event that differs. */
@@ -41,19 +44,25 @@ export class DivergenceError extends Error {
 }
 
 /** A journal file or stream could not be read: malformed content, named by line, never echoed. */
-export class JournalFormatError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class JournalFormatError extends XmdError {
+  /** The class name, which journals record. */
   override name = "JournalFormatError";
+  /** Its stable code. */
+  readonly code = "journal.format";
 }
 
 /** An append failed; the journal refuses every later effect and append (fail-stop). */
-export class JournalStoppedError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class JournalStoppedError extends XmdError {
+  /** The class name, which journals record. */
   override name = "JournalStoppedError";
+  /** Its stable code. */
+  readonly code = "journal.stopped";
 }
 
 /** A journal could not be written (a missing folder, a full disk). The run stops (fail-stop). */
-export class JournalWriteError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class JournalWriteError extends XmdError {
+  /** The class name, which journals record. */
   override name = "JournalWriteError";
+  /** Its stable code. */
+  readonly code = "journal.write";
 }

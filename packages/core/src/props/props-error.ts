@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 
 /** One problem with the props given to a run. */
 export interface PropsIssue {
@@ -33,9 +34,11 @@ export interface PropsIssue {
  * assert.equal(error.message, 'Invalid prop "count" from --props-count: must be a number');
  * ```
  */
-export class PropsError extends Error {
+export class PropsError extends XmdError {
   /** Always `"PropsError"`. */
   override name = "PropsError";
+  /** Its stable code. */
+  readonly code = "props.invalid";
   /** Every problem found, in spec order. */
   readonly issues: readonly PropsIssue[];
 

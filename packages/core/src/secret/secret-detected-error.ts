@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { XmdError } from "../errors/xmd-error.ts";
 
 const NO_SECRET_DETECTION_HINT =
   "or pass --no-secret-detection to turn the check off for one command.";
@@ -22,9 +23,11 @@ const NO_SECRET_DETECTION_HINT =
  * assert.match(error.message, /^Cannot persist journal event "File doc\.md:3:1": it contains /);
  * ```
  */
-export class SecretDetectedError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class SecretDetectedError extends XmdError {
+  /** The class name, which journals record. */
   override name = "SecretDetectedError";
+  /** Its stable code. */
+  readonly code = "secret.detected";
   /** The kind of secret found, such as `aws-access-key-id` or `credential-field`. */
   readonly ruleId: string;
   /** What was refused, as the caller labelled it (`journal event "File doc.md:3:1"`). */
@@ -61,9 +64,11 @@ export interface SecretScanFailure {
  * assert.deepEqual(error.cause, { name: "TypeError" });
  * ```
  */
-export class SecretScanError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class SecretScanError extends XmdError {
+  /** The class name, which journals record. */
   override name = "SecretScanError";
+  /** Its stable code. */
+  readonly code = "secret.scan_failed";
   /** What was refused, as the caller labelled it. */
   readonly where: string;
 

@@ -1,26 +1,34 @@
 /**
- * The refusals of the workflow host. Each says what is wrong and what to do;
- * none echoes a stored value, a prop or a secret.
+ * The refusals of the workflow host. Each states what is wrong (the CLI adds
+ * what command to run) and carries its stable `code`; none echoes a stored
+ * value, a prop or a secret.
  *
  * @module
  */
+import { XmdError } from "@xmd/core/protocol";
 
 /** A file that is not an xmd run database (another SQLite file, or not SQLite at all). */
-export class WorkflowDatabaseFormatError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class WorkflowDatabaseFormatError extends XmdError {
+  /** The class name, which journals record. */
   override name = "WorkflowDatabaseFormatError";
+  /** Its stable code. */
+  readonly code = "db.format";
 }
 
 /** A run database written by a newer xmd. */
-export class WorkflowSchemaVersionError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class WorkflowSchemaVersionError extends XmdError {
+  /** The class name, which journals record. */
   override name = "WorkflowSchemaVersionError";
+  /** Its stable code. */
+  readonly code = "db.schema_version";
 }
 
 /** A run database that is ours but damaged or partially initialized. Nothing is repaired. */
-export class WorkflowDatabaseCorruptError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class WorkflowDatabaseCorruptError extends XmdError {
+  /** The class name, which journals record. */
   override name = "WorkflowDatabaseCorruptError";
+  /** Its stable code. */
+  readonly code = "db.corrupt";
 }
 
 /**
@@ -28,9 +36,11 @@ export class WorkflowDatabaseCorruptError extends Error {
  * folder is read-only and the `-wal`/`-shm` it needs are missing, or a write
  * stopped half-way whose rollback journal only a writer can apply.
  */
-export class RunDatabaseAccessError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class RunDatabaseAccessError extends XmdError {
+  /** The class name, which journals record. */
   override name = "RunDatabaseAccessError";
+  /** Its stable code. */
+  readonly code = "db.access";
   /** Which of the two it is. */
   readonly reason: "read-only-folder" | "unfinished-write";
 
@@ -46,57 +56,71 @@ export class RunDatabaseAccessError extends Error {
 }
 
 /** No run has this id. */
-export class RunNotFoundError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class RunNotFoundError extends XmdError {
+  /** The class name, which journals record. */
   override name = "RunNotFoundError";
+  /** Its stable code. */
+  readonly code = "run.not_found";
 }
 
 /** Another executor holds the run. */
-export class RunBusyError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class RunBusyError extends XmdError {
+  /** The class name, which journals record. */
   override name = "RunBusyError";
+  /** Its stable code. */
+  readonly code = "run.busy";
 }
 
 /** The request does not fit the run's state (resume a failed run, answer a run that is not suspended…). */
-export class RunStateError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class RunStateError extends XmdError {
+  /** The class name, which journals record. */
   override name = "RunStateError";
+  /** Its stable code. */
+  readonly code = "run.state";
 }
 
 /** `start --id` names an existing run whose definition, target or props differ. */
-export class RunConflictError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class RunConflictError extends XmdError {
+  /** The class name, which journals record. */
   override name = "RunConflictError";
+  /** Its stable code. */
+  readonly code = "run.conflict";
 }
 
 /** An answer refused: not JSON, wrong suspension, fails its schema, already answered. */
-export class AnswerRefusedError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class AnswerRefusedError extends XmdError {
+  /** The class name, which journals record. */
   override name = "AnswerRefusedError";
+  /** Its stable code. */
+  readonly code = "answer.refused";
 }
 
 /** The executor lost its claim on the run (another executor took over). */
-export class ExecutorLostError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class ExecutorLostError extends XmdError {
+  /** The class name, which journals record. */
   override name = "ExecutorLostError";
+  /** Its stable code. */
+  readonly code = "executor.lost";
 }
 
 /**
  * `export` refused: its target (not empty, not a directory, not writable) or
  * a path the host cannot create there. Nothing was written.
  */
-export class ExportRefusedError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class ExportRefusedError extends XmdError {
+  /** The class name, which journals record. */
   override name = "ExportRefusedError";
+  /** Its stable code. */
+  readonly code = "export.refused";
   /** The host's POSIX code, when the host refused (`ENAMETOOLONG`, `ENOTDIR`, …). */
-  readonly code?: string;
+  readonly posix?: string;
   /** The Workspace path the host refused, when it was not the target itself. */
   readonly path?: string;
 
-  /** A refused export saying `message`, with the host's `code` and the Workspace `path` when known. */
-  constructor(message: string, options?: ErrorOptions & { code?: string; path?: string }) {
+  /** A refused export saying `message`, with the host's POSIX code and the Workspace `path` when known. */
+  constructor(message: string, options?: ErrorOptions & { posix?: string; path?: string }) {
     super(message, options);
-    this.code = options?.code;
+    this.posix = options?.posix;
     this.path = options?.path;
   }
 }
@@ -106,21 +130,27 @@ export class ExportRefusedError extends Error {
  * (its process was killed or crashed). The block's effect is not journaled and
  * its changes are discarded; the run is left `interrupted`, to resume.
  */
-export class ShellLostError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class ShellLostError extends XmdError {
+  /** The class name, which journals record. */
   override name = "ShellLostError";
+  /** Its stable code. */
+  readonly code = "shell.lost";
 }
 
 /** This process may not start the shell interpreter a document's exec blocks need. Nothing was created. */
-export class WorkerShellPermissionError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class WorkerShellPermissionError extends XmdError {
+  /** The class name, which journals record. */
   override name = "WorkerShellPermissionError";
+  /** Its stable code. */
+  readonly code = "shell.permission";
 }
 
 /** The runs folder cannot hold runs: it is not a directory, or the host refuses to create or read it. */
-export class RunsFolderError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class RunsFolderError extends XmdError {
+  /** The class name, which journals record. */
   override name = "RunsFolderError";
+  /** Its stable code. */
+  readonly code = "runs.folder";
 }
 
 /**

@@ -218,7 +218,7 @@ function refusal(directory: string, error: unknown, path?: string, leftover?: st
     path === undefined
       ? `Cannot export to "${directory}": the host refused it: ${why}. ${after}`
       : `Cannot export to "${directory}": the host refused "${shorten(path)}": ${why}; ${after}`,
-    { cause: error, code: problem.code, path },
+    { cause: error, posix: problem.code, path },
   );
 }
 

@@ -31,10 +31,13 @@ import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "
 import { basename, join } from "node:path";
 import {
   AnswerRefusedError,
+  RunDatabaseAccessError,
   RunNotFoundError,
   RunStateError,
   WorkerShellPermissionError,
   WorkflowDatabaseCorruptError,
+  WorkflowDatabaseFormatError,
+  WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
 import type {
   ExecutionIo,
@@ -69,12 +72,11 @@ import { interpreterStartProblem } from "./worker-shell-process.ts";
 import { openRunDatabase, readConsistently, readRunDatabase } from "./run-database.ts";
 import { createRunsFolder, runsFolderRefusal } from "./runs-folder.ts";
 
-const RECOGNITION_ERRORS = new Set([
-  "RunDatabaseAccessError",
-  "WorkflowDatabaseFormatError",
-  "WorkflowSchemaVersionError",
-  "WorkflowDatabaseCorruptError",
-]);
+/** Whether `list` reports the file `error` refused as unreadable, instead of failing. */
+function isRecognitionError(error: unknown): error is Error {
+  return error instanceof RunDatabaseAccessError || error instanceof WorkflowDatabaseFormatError ||
+    error instanceof WorkflowSchemaVersionError || error instanceof WorkflowDatabaseCorruptError;
+}
 
 export { definitionHash } from "../execution/verify-run.ts";
 
@@ -313,7 +315,7 @@ export class LocalWorkflowHost implements WorkflowHost {
         if (run) listing.runs.push(run);
       } catch (error) {
         // One damaged or foreign file does not hide the other runs; it is reported, untouched.
-        if (!(error instanceof Error) || !RECOGNITION_ERRORS.has(error.name)) throw error;
+        if (!isRecognitionError(error)) throw error;
         listing.unreadable.push({ file: entry.name, reason: error.message });
       }
     }

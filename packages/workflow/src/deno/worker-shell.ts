@@ -51,8 +51,10 @@ import {
 
 /** A block Worker Shell cannot run (another language, an interpreter failure, out of memory). */
 export class WorkerShellError extends EffectRefusal {
-  /** The class name, by which the CLI and journals recognize the error. */
+  /** The class name, which journals record. */
   override name = "WorkerShellError";
+  /** Its stable code. */
+  override readonly code = "shell.failed";
 }
 
 /** How Worker Shell runs its interpreter. */
@@ -293,9 +295,9 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
     } catch (error) {
       if (!(error instanceof FileSystemError)) throw error;
       throw new FileSystemError(
-        error.code,
+        error.posix,
         logical,
-        `Cannot run a block in "${logical}": no such Workspace directory (${error.code})`,
+        `Cannot run a block in "${logical}": no such Workspace directory (${error.posix})`,
       );
     }
     if (kind !== "dir") {
@@ -323,7 +325,7 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
           reply: {
             type: "reply",
             id: message.id,
-            error: { code: error.code, message: error.message },
+            error: { code: error.posix, message: error.message },
           },
         };
       }

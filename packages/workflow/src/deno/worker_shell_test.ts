@@ -205,12 +205,12 @@ Deno.test("worker shell: a missing or non-directory cwd is refused before anythi
   await assert.rejects(
     shell.run(request("echo ran > /ran", { cwd: "missing" }).request),
     (error) =>
-      error instanceof FileSystemError && error.code === "ENOENT" &&
+      error instanceof FileSystemError && error.posix === "ENOENT" &&
       error.message === 'Cannot run a block in "missing": no such Workspace directory (ENOENT)',
   );
   await assert.rejects(
     shell.run(request("echo ran > /ran", { cwd: "file" }).request),
-    (error) => error instanceof FileSystemError && error.code === "ENOTDIR",
+    (error) => error instanceof FileSystemError && error.posix === "ENOTDIR",
   );
   assert.deepEqual(snapshot(ws), ['/file = "x"']);
 });

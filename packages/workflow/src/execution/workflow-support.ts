@@ -18,8 +18,10 @@ import { walkElements } from "@xmd/core/internal";
 
 /** An effect this host cannot perform in a workflow run. */
 export class NotAvailableInWorkflowError extends EffectRefusal {
-  /** The class name, by which the CLI and journals recognize the error. */
+  /** The class name, which journals record. */
   override name = "NotAvailableInWorkflowError";
+  /** Its stable code. */
+  override readonly code = "workflow.unavailable";
 }
 
 const SHELLS = new Set(["sh", "bash"]);

@@ -117,7 +117,7 @@ export class WorkspaceFileSystem implements FileSystemProvider {
       return call();
     } catch (error) {
       if (!(error instanceof FileSystemError)) throw error;
-      throw fileSystemRefusal(error.code, action, path, missing, { cause: error });
+      throw fileSystemRefusal(error.posix, action, path, missing, { cause: error });
     }
   }
 

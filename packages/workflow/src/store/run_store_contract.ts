@@ -972,7 +972,7 @@ const WORKSPACE_CASES: ContractCase[] = [
           "FileSystemError",
           code,
         );
-        same((error as Error & { code?: string }).code, code, "the code");
+        same((error as Error & { posix?: string }).posix, code, "the POSIX code");
       }
       throws(
         () =>

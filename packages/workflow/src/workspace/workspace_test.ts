@@ -20,7 +20,7 @@ function workspace(): Workspace {
 }
 
 function refuses(action: () => unknown, code: string): void {
-  assert.throws(action, (error) => error instanceof FileSystemError && error.code === code);
+  assert.throws(action, (error) => error instanceof FileSystemError && error.posix === code);
 }
 
 /** Runs `action` the way an effect does: in a savepoint that a refusal rolls back. */
@@ -259,7 +259,7 @@ Deno.test("WS-47: paths, names, targets and resolved paths beyond PATH_MAX/NAME_
   const tooLong = (action: () => void, why: RegExp) => {
     assert.throws(() => inSavepoint(ws, action), (error) => {
       assert.ok(error instanceof FileSystemError);
-      assert.equal(error.code, "ENAMETOOLONG");
+      assert.equal(error.posix, "ENAMETOOLONG");
       assert.match(error.message, why);
       assert.ok(error.message.length < 120, "the message echoes the path");
       return true;
