@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { resolveProps, SecretDetectedError, SecretScanError } from "@xmd/core";
+import { DocumentError, resolveProps, SecretDetectedError, SecretScanError } from "@xmd/core";
 import { typedDocumentError, typedPositions } from "@xmd/core/deno";
 import {
   checkWorkflowSupport,
@@ -29,7 +29,11 @@ import {
   type ExecutionReport,
   ExportRefusedError,
   RUN_STATUSES,
+  RunConflictError,
+  RunNotFoundError,
   RunsFolderError,
+  RunStateError,
+  type RunStateReason,
   type RunStatus,
   ShellLostError,
   type WorkflowHost,
@@ -39,7 +43,7 @@ import { isAbsolute, join } from "node:path";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { typedLabel } from "./exec-progress.ts";
-import { commandHelp, parseCommand, unknownCommand } from "./command-line.ts";
+import { commandHelp, parseCommand, type ParsedCommand, unknownCommand } from "./command-line.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
 import { UsageError } from "./usage-error.ts";
@@ -173,6 +177,21 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
     return 0;
   }
   const host = hostFor(io);
+  const positionals = parsed.positionals;
+  try {
+    return await run(command, host, parsed, io);
+  } catch (error) {
+    throw advised(error, positionals[0]);
+  }
+}
+
+/** Runs a workflow command other than `start`, as parsed. */
+async function run(
+  command: string,
+  host: WorkflowHost,
+  parsed: ParsedCommand,
+  io: CommandIo,
+): Promise<number> {
   const positionals = parsed.positionals;
   const json = parsed.values.json === true;
   const flags = new Set(
@@ -354,7 +373,19 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
   try {
     checkWorkflowSupport(program);
   } catch (error) {
-    throw typedDocumentError(options.document, error);
+    // Each refusal here is a block Worker Shell cannot run; `xmd run` runs it on this machine.
+    throw typedDocumentError(
+      options.document,
+      error instanceof DocumentError
+        ? new DocumentError(
+          `${error.reason}. Run this document with xmd run instead`,
+          error.position,
+          {
+            cause: error,
+          },
+        )
+        : error,
+    );
   }
   const props = resolveProps(program.root.props, {
     options: options.propOptions,
@@ -364,13 +395,49 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
   if (options.noSecretDetection) {
     io.stderr("xmd: warning: secret detection is off for this command\n");
   }
-  return await execute(
-    host,
-    io,
-    !options.noSecretDetection,
-    (executionIo) => host.start({ id, program, target: options.target, props }, executionIo),
-    typedPositions(options.document, program),
-  );
+  try {
+    return await execute(
+      host,
+      io,
+      !options.noSecretDetection,
+      (executionIo) => host.start({ id, program, target: options.target, props }, executionIo),
+      typedPositions(options.document, program),
+    );
+  } catch (error) {
+    throw advised(error, id);
+  }
+}
+
+/**
+ * `error` with the command that continues from it, for the refusals of run
+ * `id` that have one; the host's message states only the fact.
+ */
+function advised(error: unknown, id: string | undefined): unknown {
+  if (id === undefined) return error;
+  const options = { cause: error };
+  if (error instanceof RunConflictError) {
+    return new RunConflictError(
+      `${error.message}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
+      options,
+    );
+  }
+  if (error instanceof RunNotFoundError && error.reason !== "invalid-id") {
+    const next = error.reason === "unfinished-start"
+      ? `Start it again with xmd workflow start --id=${id}`
+      : "List runs with xmd workflow list";
+    return new RunNotFoundError(`${error.message}. ${next}`, error.reason, options);
+  }
+  if (error instanceof RunStateError) {
+    const next: Partial<Record<RunStateReason, string>> = {
+      "answer-waiting": `Run xmd workflow resume ${id}`,
+      "secret-stop":
+        `Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, or cancel it with xmd workflow cancel ${id}`,
+      "no-such-event": `List them with xmd workflow history ${id}`,
+    };
+    const advice = next[error.reason];
+    if (advice) return new RunStateError(`${error.message}. ${advice}`, error.reason, options);
+  }
+  return error;
 }
 
 /** Runs a start or resume, printing the run id once it exists and the status once committed. */

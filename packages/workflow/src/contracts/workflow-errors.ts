@@ -55,12 +55,27 @@ export class RunDatabaseAccessError extends XmdError {
   }
 }
 
+/**
+ * Why no run was found: no database holds it (`missing`), its start stopped
+ * before the run was created (`unfinished-start`), or the id cannot name a run
+ * (`invalid-id`).
+ */
+export type RunNotFoundReason = "missing" | "unfinished-start" | "invalid-id";
+
 /** No run has this id. */
 export class RunNotFoundError extends XmdError {
   /** The class name, which journals record. */
   override name = "RunNotFoundError";
   /** Its stable code. */
   readonly code = "run.not_found";
+  /** Why, so a caller can say what to do next. */
+  readonly reason: RunNotFoundReason;
+
+  /** A refusal saying `message`, for `reason`. */
+  constructor(message: string, reason: RunNotFoundReason = "missing", options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+  }
 }
 
 /** Another executor holds the run. */
@@ -71,12 +86,28 @@ export class RunBusyError extends XmdError {
   readonly code = "run.busy";
 }
 
+/**
+ * Which state refused the request, where a caller has something to suggest:
+ * an answer is already waiting to be used (`answer-waiting`), the secret gate
+ * stopped the run and would refuse it again (`secret-stop`), the event named
+ * does not exist (`no-such-event`); `state` for any other.
+ */
+export type RunStateReason = "state" | "answer-waiting" | "secret-stop" | "no-such-event";
+
 /** The request does not fit the run's state (resume a failed run, answer a run that is not suspended…). */
 export class RunStateError extends XmdError {
   /** The class name, which journals record. */
   override name = "RunStateError";
   /** Its stable code. */
   readonly code = "run.state";
+  /** Which state refused it. */
+  readonly reason: RunStateReason;
+
+  /** A refusal saying `message`, for `reason`. */
+  constructor(message: string, reason: RunStateReason = "state", options?: ErrorOptions) {
+    super(message, options);
+    this.reason = reason;
+  }
 }
 
 /** `start --id` names an existing run whose definition, target or props differ. */

@@ -203,7 +203,8 @@ export class LocalWorkflowHost implements WorkflowHost {
       }
       if (pending.answered) {
         throw new RunStateError(
-          `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${id}`,
+          `Cannot answer "${suspensionId}" again: an answer is already waiting`,
+          "answer-waiting",
         );
       }
       if (nestsDeeperThan(value)) {
@@ -436,9 +437,7 @@ export class LocalWorkflowHost implements WorkflowHost {
         throw await runsFolderRefusal(this.#runs, error, "cannot read it");
       }
     }
-    throw new RunNotFoundError(
-      `Cannot find run "${id}": no such run in ${this.#runs}. List runs with xmd workflow list`,
-    );
+    throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
   }
 
   /** Takes run `id`'s executor lock; a runs folder that cannot hold the lock file is refused. */
@@ -471,7 +470,8 @@ export class LocalWorkflowHost implements WorkflowHost {
       if (run && !store.hasRun()) {
         // `start` stopped between initializing the database and creating the run.
         throw new RunNotFoundError(
-          `Cannot find run "${id}": its start did not finish. Start it again with xmd workflow start --id=${id}`,
+          `Cannot find run "${id}": its start did not finish`,
+          "unfinished-start",
         );
       }
       if (run) checkFileName(store, path, where);
@@ -501,7 +501,8 @@ function refuseSecretStop(store: RunStore, io: ExecutionIo): void {
     stopReason.code === "secret_detected" && io.secretDetection !== false
   ) {
     throw new RunStateError(
-      `Cannot resume run "${id}" with the secret gate on: it stopped because the gate refused what an effect produced, and that effect would run again the same way. Nothing of it was kept. Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, or cancel it with xmd workflow cancel ${id}`,
+      `Cannot resume run "${id}" with the secret gate on: it stopped because the gate refused what an effect produced, and that effect would run again the same way. Nothing of it was kept`,
+      "secret-stop",
     );
   }
 }
@@ -514,7 +515,8 @@ function rootAfter(store: RunStore, id: string, event: number): string {
   throw new RunStateError(
     `Cannot find event ${event} of run "${id}": ${
       count === 0 ? "it has no events yet" : `its events are 1 to ${count}`
-    }. List them with xmd workflow history ${id}`,
+    }`,
+    "no-such-event",
   );
 }
 

@@ -16,6 +16,7 @@ export function checkRunId(id: string): void {
   if (!RUN_ID.test(id)) {
     throw new RunNotFoundError(
       `Invalid run id: use 1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+      "invalid-id",
     );
   }
 }

@@ -33,6 +33,6 @@ export function checkStartConflict(existing: RunRecord, start: StartIdentity): v
     : undefined;
   if (!differs) return;
   throw new RunConflictError(
-    `Cannot start run "${existing.id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${existing.id}`,
+    `Cannot start run "${existing.id}" again: it exists with a different ${differs}`,
   );
 }

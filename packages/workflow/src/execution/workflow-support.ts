@@ -31,7 +31,7 @@ export function checkWorkflowSupport(program: Program): void {
   for (const code of execBlocks(program)) {
     if (!SHELLS.has(code.lang)) {
       throw new DocumentError(
-        `A "${code.lang}" exec block cannot run in a workflow run: only sh and bash blocks run there (in Worker Shell). Run this document with xmd run instead`,
+        `A "${code.lang}" exec block cannot run in a workflow run: only sh and bash blocks run there (in Worker Shell)`,
         code.position,
       );
     }

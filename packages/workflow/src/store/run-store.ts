@@ -432,7 +432,8 @@ export class RunStore {
       }
       if (pending.answered) {
         throw new RunStateError(
-          `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${record.id}`,
+          `Cannot answer "${suspensionId}" again: an answer is already waiting`,
+          "answer-waiting",
         );
       }
       this.#sql.exec(
