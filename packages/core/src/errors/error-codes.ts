@@ -60,6 +60,10 @@ export const ERROR_CODES = [
   { code: "shell.language", meaning: "a block's language is not one the host shell runs" },
   { code: "shell.lost", meaning: "the shell stopped before its block ended" },
   { code: "shell.permission", meaning: "this process may not start the shell interpreter" },
+  {
+    code: "sql.hold_required",
+    meaning: "a host ran effects over a SQL seam that cannot hold a transaction",
+  },
   { code: "workflow.unavailable", meaning: "an effect this host cannot perform in a workflow run" },
 ] as const;
 

@@ -190,7 +190,9 @@ export class RunsFolderError extends XmdError {
  * statement would commit on its own and the run's root would never move.
  * A wiring mistake of the host, refused before anything is written.
  */
-export class HeldTransactionRequiredError extends Error {
-  /** The class name, by which the CLI and journals recognize the error. */
+export class HeldTransactionRequiredError extends XmdError {
+  /** The class name, which journals record. */
   override name = "HeldTransactionRequiredError";
+  /** Its stable code. */
+  readonly code = "sql.hold_required";
 }
