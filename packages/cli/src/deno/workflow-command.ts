@@ -177,11 +177,11 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
     return 0;
   }
   const host = hostFor(io);
-  const positionals = parsed.positionals;
   try {
     return await run(command, host, parsed, io);
   } catch (error) {
-    throw advised(error, positionals[0]);
+    // Every command but `list` names its run first.
+    throw advised(error, parsed.positionals[0]);
   }
 }
 
@@ -374,17 +374,11 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
     checkWorkflowSupport(program);
   } catch (error) {
     // Each refusal here is a block Worker Shell cannot run; `xmd run` runs it on this machine.
+    if (!(error instanceof DocumentError)) throw error;
+    const reason = `${error.reason}. Run this document with xmd run instead`;
     throw typedDocumentError(
       options.document,
-      error instanceof DocumentError
-        ? new DocumentError(
-          `${error.reason}. Run this document with xmd run instead`,
-          error.position,
-          {
-            cause: error,
-          },
-        )
-        : error,
+      new DocumentError(reason, error.position, { cause: error }),
     );
   }
   const props = resolveProps(program.root.props, {
