@@ -61,7 +61,7 @@ const USER_ERRORS: ReadonlySet<XmdErrorCode> = new Set<XmdErrorCode>([
   "answer.unavailable",
   "answer.schema",
   "db.format",
-  "db.schema_version",
+  "db.version",
   "db.corrupt",
   "db.access",
   "run.not_found",

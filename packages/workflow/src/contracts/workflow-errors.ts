@@ -20,7 +20,7 @@ export class WorkflowSchemaVersionError extends XmdError {
   /** The class name, which journals record. */
   override name = "WorkflowSchemaVersionError";
   /** Its stable code. */
-  readonly code = "db.schema_version";
+  readonly code = "db.version";
 }
 
 /** A run database that is ours but damaged or partially initialized. Nothing is repaired. */

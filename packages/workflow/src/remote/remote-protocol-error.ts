@@ -3,23 +3,14 @@
  * wire in an `error` reply (`frames.ts`); its message states what is wrong,
  * naming fields and positions, never a value that was sent or stored.
  *
- * Invariant: `remoteErrorCode` classifies by class, never by `error.name`,
- * and every error it does not know is `internal`, so no thrown value leaks
- * into a reply.
+ * Invariant: every code here is an `ERROR_CODES` code (WF-53); a store
+ * error travels as its own code, and `remoteErrorCode` classifies by code,
+ * never by `error.name`. Every error it does not know is `internal`, so no
+ * thrown value leaks into a reply.
  *
  * @module
  */
-import {
-  AnswerRefusedError,
-  ExecutorLostError,
-  RunBusyError,
-  RunConflictError,
-  RunNotFoundError,
-  RunStateError,
-  WorkflowDatabaseCorruptError,
-  WorkflowDatabaseFormatError,
-  WorkflowSchemaVersionError,
-} from "../contracts/workflow-errors.ts";
+import { XmdError, type XmdErrorCode } from "@xmd/core/protocol";
 
 /** Every code an `error` reply can carry. */
 export const REMOTE_ERROR_CODES = [
@@ -53,13 +44,17 @@ export const REMOTE_ERROR_CODES = [
   "db.format", // the Durable Object holds something that is not a run database
   "db.version", // the Durable Object's schema is newer than this code
   "internal", // anything else: a bug, reported without detail
-] as const;
+] as const satisfies readonly XmdErrorCode[];
 
 /** A stable error code of the remote protocol. */
 export type RemoteErrorCode = typeof REMOTE_ERROR_CODES[number];
 
-/** A frame refused by the remote protocol, with its stable code. */
-export class RemoteProtocolError extends Error {
+/**
+ * A frame refused by the remote protocol, with its stable code. It is also
+ * how a store error crosses the wire, so besides its own codes it carries
+ * theirs (`run.busy`, `db.corrupt`, …).
+ */
+export class RemoteProtocolError extends XmdError {
   /** The class name. */
   override name = "RemoteProtocolError";
   /** The stable code the refusal travels as. */
@@ -72,21 +67,14 @@ export class RemoteProtocolError extends Error {
   }
 }
 
-const BY_CLASS: readonly [new (...args: never[]) => Error, RemoteErrorCode][] = [
-  [RunNotFoundError, "run.not_found"],
-  [RunBusyError, "run.busy"],
-  [RunStateError, "run.state"],
-  [RunConflictError, "run.conflict"],
-  [AnswerRefusedError, "answer.refused"],
-  [ExecutorLostError, "executor.lost"],
-  [WorkflowDatabaseCorruptError, "db.corrupt"],
-  [WorkflowDatabaseFormatError, "db.format"],
-  [WorkflowSchemaVersionError, "db.version"],
-];
+const REMOTE: ReadonlySet<string> = new Set(REMOTE_ERROR_CODES);
 
-/** The code `error` travels as: its own, its class's, or `internal`. */
+/** Whether the protocol carries `code`. */
+function carried(code: string): code is RemoteErrorCode {
+  return REMOTE.has(code);
+}
+
+/** The code `error` travels as: its own when the protocol carries it, else `internal`. */
 export function remoteErrorCode(error: unknown): RemoteErrorCode {
-  if (error instanceof RemoteProtocolError) return error.code;
-  for (const [type, code] of BY_CLASS) if (error instanceof type) return code;
-  return "internal";
+  return error instanceof XmdError && carried(error.code) ? error.code : "internal";
 }
