@@ -47,11 +47,15 @@ import {
 } from "@xmd/workflow";
 import { WorkerShellError } from "@xmd/workflow/deno/internal";
 import { UsageError } from "./usage-error.ts";
-// Not exported yet: the remote host's runner (part 2) is what will use it.
+// Not exported yet: the remote host's CLI (part 2) is what will use them.
 import {
   REMOTE_ERROR_CODES,
   RemoteProtocolError,
 } from "../../../workflow/src/remote/remote-protocol-error.ts";
+import {
+  RemoteConnectionLostError,
+  RemoteUnsupportedError,
+} from "../../../workflow/src/remote/remote-refusal.ts";
 
 const ROOT = new URL("../../../../", import.meta.url);
 const at = { file: "doc.md", line: 1, column: 1 };
@@ -106,6 +110,8 @@ const SAMPLES: Error[] = [
   new WorkflowSchemaVersionError("m"),
   new WorkerShellError("m"),
   new UsageError("m"),
+  new RemoteConnectionLostError("m"),
+  new RemoteUnsupportedError("m"),
 ];
 
 /**

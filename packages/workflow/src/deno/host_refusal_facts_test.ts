@@ -84,3 +84,31 @@ Deno.test("WF-55: the host's refusals name no command; each carries the reason t
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** The lines of the core and workflow sources (tests aside) that are code, not comments. */
+async function codeLines(folder: URL): Promise<{ file: string; line: string }[]> {
+  const lines: { file: string; line: string }[] = [];
+  for await (const entry of Deno.readDir(folder)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), folder);
+    if (entry.isDirectory) lines.push(...await codeLines(url));
+    else if (entry.name.endsWith(".ts") && !/_test\.ts$|^_test-/.test(entry.name)) {
+      for (const line of (await Deno.readTextFile(url)).split("\n")) {
+        if (!/^\s*(\*|\/\/|\/\*\*)/.test(line)) lines.push({ file: url.pathname, line });
+      }
+    }
+  }
+  return lines;
+}
+
+Deno.test("WF-55: no message of the core or workflow packages tells the user an xmd command to run", async () => {
+  const packages = new URL("../../../", import.meta.url);
+  const lines = [
+    ...await codeLines(new URL("core/src/", packages)),
+    ...await codeLines(new URL("workflow/src/", packages)),
+  ];
+  assert.ok(lines.length > 10_000, "the scan read the sources");
+  // A command is `xmd workflow <verb>` or `xmd run` with what it runs; "an xmd run" is a noun.
+  const command = /\bxmd workflow [a-z]+|\bxmd run (instead|<|[\w./-]+\.md)/;
+  const advising = lines.filter(({ line }) => command.test(line.replace(/\s\/\/ .*$/, "")));
+  assert.deepEqual(advising, []);
+});

@@ -182,7 +182,8 @@ export class RemoteWorkflowHost implements WorkflowHost {
     }
     if (pending.answered) {
       throw new RunStateError(
-        `Cannot answer "${suspensionId}" again: an answer is already waiting. Run xmd workflow resume ${id}`,
+        `Cannot answer "${suspensionId}" again: an answer is already waiting`,
+        "answer-waiting",
       );
     }
     if (nestsDeeperThan(value)) {
@@ -438,7 +439,7 @@ function checkCompatible(
     : undefined;
   if (differs) {
     throw new RunConflictError(
-      `Cannot start run "${record.id}" again: it exists with a different ${differs}. Choose another --id, or continue the existing run with xmd workflow resume ${record.id}`,
+      `Cannot start run "${record.id}" again: it exists with a different ${differs}`,
     );
   }
 }
@@ -451,7 +452,8 @@ function refuseSecretStop(record: RunRecord, io: ExecutionIo): void {
     stopReason.code === "secret_detected" && io.secretDetection !== false
   ) {
     throw new RunStateError(
-      `Cannot resume run "${id}" with the secret gate on: it stopped because the gate refused what an effect produced, and that effect would run again the same way. Nothing of it was kept. Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, or cancel it with xmd workflow cancel ${id}`,
+      `Cannot resume run "${id}" with the secret gate on: it stopped because the gate refused what an effect produced, and that effect would run again the same way. Nothing of it was kept`,
+      "secret-stop",
     );
   }
 }
@@ -463,7 +465,8 @@ function rootAfter(found: RemoteRun, id: string, event: number): string {
   throw new RunStateError(
     `Cannot find event ${event} of run "${id}": ${
       count === 0 ? "it has no events yet" : `its events are 1 to ${count}`
-    }. List them with xmd workflow history ${id}`,
+    }`,
+    "no-such-event",
   );
 }
 

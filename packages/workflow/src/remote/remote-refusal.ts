@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { XmdError } from "@xmd/core/protocol";
 import {
   AnswerRefusedError,
   ExecutorLostError,
@@ -32,7 +33,7 @@ export const CONNECTION_LOST_EXIT_CODE = 75;
  * its working copy back and repeats nothing; the next acquisition reads the
  * committed frontier and replay decides.
  */
-export class RemoteConnectionLostError extends Error {
+export class RemoteConnectionLostError extends XmdError {
   /** The class name. */
   override name = "RemoteConnectionLostError";
   /** The stable code. */
@@ -45,7 +46,7 @@ export class RemoteConnectionLostError extends Error {
  * A request the remote host does not serve yet (part 2 of the remote host
  * adds it); nothing was sent or changed.
  */
-export class RemoteUnsupportedError extends Error {
+export class RemoteUnsupportedError extends XmdError {
   /** The class name. */
   override name = "RemoteUnsupportedError";
   /** The stable code. */
