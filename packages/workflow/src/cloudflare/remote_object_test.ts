@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Miniflare } from "./_test-miniflare.ts";
+import type { Miniflare } from "./_test-miniflare.ts";
+import { RemoteWorkerd } from "./_test-remote-workerd.ts";
 import {
   buildRoot,
   call,
@@ -17,30 +18,6 @@ import {
   MAX_MESSAGE_BYTES,
   WEBSOCKET_PROTOCOL,
 } from "../remote/frames.ts";
-
-const WORKER = new URL("./_test-remote-worker.ts", import.meta.url);
-const PACKAGE = new URL("../../", import.meta.url);
-
-/** Bundles the test Worker into one ES module with `deno bundle`. */
-async function bundleWorker(dir: string): Promise<string> {
-  const output = `${dir}/worker.js`;
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform=browser",
-      "--format=esm",
-      "-o",
-      output,
-      WORKER.pathname,
-    ],
-    cwd: PACKAGE.pathname,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
-  return await Deno.readTextFile(output);
-}
 
 /** The part of miniflare's WebSocket (the client end of an upgrade it dispatched) a test uses. */
 interface ClientSocket {
@@ -98,144 +75,129 @@ class Socket {
 }
 
 Deno.test("RM-7, RM-14, RM-18, RM-21: the run server in a Durable Object over real WebSockets (workerd)", async (t) => {
-  const dir = await Deno.makeTempDir({ prefix: "xmd-remote-do-" });
-  try {
-    const mf = new Miniflare({
-      modules: true,
-      script: await bundleWorker(dir),
-      compatibilityDate: "2026-07-01",
-      durableObjects: { RUN: { className: "TestWorkflowRun", useSQLite: true } },
+  await using workerd = await RemoteWorkerd.start();
+  const { mf, url: ready } = workerd;
+  const socketUrl = (run: string) => {
+    return new URL(`?run=${run}`, ready);
+  };
+  const dumpOf = (run: string) => workerd.dump(run);
+  const opened = async (run: string) => {
+    const owner = await Socket.open(mf, socketUrl(run));
+    await call(owner.send, { type: "hello", role: "executor" });
+    const { frontier } = await call(owner.send, { type: "create", run: newRun(run) });
+    return { owner, frontier };
+  };
+
+  await t.step("RM-21: a plain request is no upgrade", async () => {
+    const response = await mf.dispatchFetch(new URL("?run=plain", ready));
+    await response.body?.cancel();
+    assert.equal(response.status, 426);
+    const other = await mf.dispatchFetch(new URL("?run=plain", ready), {
+      headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": "xmd.remote.v2" },
     });
-    try {
-      const ready = await mf.ready;
-      const socketUrl = (run: string) => {
-        return new URL(`?run=${run}`, ready);
-      };
-      const dumpOf = async (run: string) =>
-        await (await mf.dispatchFetch(new URL(`?run=${run}&dump`, ready))).text();
-      const opened = async (run: string) => {
-        const owner = await Socket.open(mf, socketUrl(run));
-        await call(owner.send, { type: "hello", role: "executor" });
-        const { frontier } = await call(owner.send, { type: "create", run: newRun(run) });
-        return { owner, frontier };
-      };
+    await other.body?.cancel();
+    assert.equal(other.status, 400);
+    // The runner offers the very name the object selects.
+    assert.equal(SUBPROTOCOL, WEBSOCKET_PROTOCOL);
+  });
 
-      await t.step("RM-21: a plain request is no upgrade", async () => {
-        const response = await mf.dispatchFetch(new URL("?run=plain", ready));
-        await response.body?.cancel();
-        assert.equal(response.status, 426);
-        const other = await mf.dispatchFetch(new URL("?run=plain", ready), {
-          headers: { Upgrade: "websocket", "Sec-WebSocket-Protocol": "xmd.remote.v2" },
-        });
-        await other.body?.cancel();
-        assert.equal(other.status, 400);
-        // The runner offers the very name the object selects.
-        assert.equal(SUBPROTOCOL, WEBSOCKET_PROTOCOL);
+  await t.step(
+    "RM-7: a second executor is busy until the first socket closes, then acquires at once",
+    async () => {
+      const { owner } = await opened("owned");
+      const second = await Socket.open(mf, socketUrl("owned"));
+      const before = await dumpOf("owned");
+      assert.equal(
+        await refusedCode(
+          second.send,
+          encodeMessage({ v: 1, id: 1, type: "hello", role: "executor" }),
+        ),
+        "run.busy",
+      );
+      assert.equal(await dumpOf("owned"), before);
+      await owner.close();
+      // The object learns of the close through its own event: ask again until it has.
+      let epoch: number | null = null;
+      for (let attempt = 0; attempt < 200 && epoch === null; attempt++) {
+        const { reply } = decodeReply(
+          await second.send(encodeMessage({ v: 1, id: 2, type: "hello", role: "executor" })),
+        );
+        if (reply.type === "hello") epoch = reply.epoch;
+        else {
+          assert.ok(reply.type === "error" && reply.code === "run.busy");
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      }
+      assert.equal(epoch, 2);
+      const run = (await call(second.send, { type: "read-run" })).run;
+      assert.equal(run?.record.status, "interrupted");
+      await second.close();
+    },
+  );
+
+  await t.step(
+    "RM-14: a commit with a file over 1 MiB lands and reads back byte for byte",
+    async () => {
+      const { owner, frontier } = await opened("files");
+      const big = new Uint8Array(1024 * 1024 + 17).map((_, i) => (i * 7) % 256);
+      const built = buildRoot({
+        "big.bin": big,
+        docs: { "a.md": "# A\n" },
+        link: { symlink: "docs/a.md" },
       });
+      const after = await commitRoot(owner.send, frontier, built);
+      assert.deepEqual(after, { execution: 1, events: 1, root: built.root });
+      const reader = await Socket.open(mf, socketUrl("files"));
+      await call(reader.send, { type: "hello", role: "reader" });
+      const chunks = await call(reader.send, {
+        type: "get-chunks",
+        hashes: built.chunks.map((c) => c.hash),
+      });
+      assert.deepEqual(chunks.payload.slice(0, big.length), big);
+      const objects = await call(reader.send, {
+        type: "get-objects",
+        hashes: built.objects.map((o) => o.hash),
+      });
+      assert.deepEqual(objects.objects, built.objects);
+      await reader.close();
+      await owner.close();
+    },
+  );
 
-      await t.step(
-        "RM-7: a second executor is busy until the first socket closes, then acquires at once",
-        async () => {
-          const { owner } = await opened("owned");
-          const second = await Socket.open(mf, socketUrl("owned"));
-          const before = await dumpOf("owned");
-          assert.equal(
-            await refusedCode(
-              second.send,
-              encodeMessage({ v: 1, id: 1, type: "hello", role: "executor" }),
-            ),
-            "run.busy",
-          );
-          assert.equal(await dumpOf("owned"), before);
-          await owner.close();
-          // The object learns of the close through its own event: ask again until it has.
-          let epoch: number | null = null;
-          for (let attempt = 0; attempt < 200 && epoch === null; attempt++) {
-            const { reply } = decodeReply(
-              await second.send(encodeMessage({ v: 1, id: 2, type: "hello", role: "executor" })),
-            );
-            if (reply.type === "hello") epoch = reply.epoch;
-            else {
-              assert.ok(reply.type === "error" && reply.code === "run.busy");
-              await new Promise((resolve) => setTimeout(resolve, 10));
-            }
-          }
-          assert.equal(epoch, 2);
-          const run = (await call(second.send, { type: "read-run" })).run;
-          assert.equal(run?.record.status, "interrupted");
-          await second.close();
-        },
+  await t.step(
+    "RM-18: 10,000 hostile frames over sockets change nothing; a valid commit still lands",
+    async () => {
+      const { owner, frontier } = await opened("fuzz");
+      const reader = await Socket.open(mf, socketUrl("fuzz"));
+      await call(reader.send, { type: "hello", role: "reader" });
+      const fresh = await Socket.open(mf, socketUrl("fuzz"));
+      const lanes: Record<Lane, Send> = {
+        owner: owner.send,
+        reader: reader.send,
+        fresh: fresh.send,
+      };
+      const before = await dumpOf("fuzz");
+      for (const item of fuzzCorpus(20261202, 10_000, frontier)) {
+        const { reply } = decodeReply(await lanes[item.lane](item.message));
+        if (reply.type === "error") {
+          assert.notEqual(reply.code, "internal", `${item.kind}: ${reply.message}`);
+        } else {
+          assert.ok(!item.mustRefuse, `${item.kind} was accepted as ${reply.type}`);
+        }
+      }
+      // A message over the bound but under the runtime's 32 MiB is refused, the socket kept.
+      assert.equal(
+        await refusedCode(owner.send, new Uint8Array(MAX_MESSAGE_BYTES + 1)),
+        "protocol.too_large",
       );
-
-      await t.step(
-        "RM-14: a commit with a file over 1 MiB lands and reads back byte for byte",
-        async () => {
-          const { owner, frontier } = await opened("files");
-          const big = new Uint8Array(1024 * 1024 + 17).map((_, i) => (i * 7) % 256);
-          const built = buildRoot({
-            "big.bin": big,
-            docs: { "a.md": "# A\n" },
-            link: { symlink: "docs/a.md" },
-          });
-          const after = await commitRoot(owner.send, frontier, built);
-          assert.deepEqual(after, { execution: 1, events: 1, root: built.root });
-          const reader = await Socket.open(mf, socketUrl("files"));
-          await call(reader.send, { type: "hello", role: "reader" });
-          const chunks = await call(reader.send, {
-            type: "get-chunks",
-            hashes: built.chunks.map((c) => c.hash),
-          });
-          assert.deepEqual(chunks.payload.slice(0, big.length), big);
-          const objects = await call(reader.send, {
-            type: "get-objects",
-            hashes: built.objects.map((o) => o.hash),
-          });
-          assert.deepEqual(objects.objects, built.objects);
-          await reader.close();
-          await owner.close();
-        },
+      assert.equal(await dumpOf("fuzz"), before);
+      const landed = await commitRoot(
+        owner.send,
+        frontier,
+        buildRoot({ "after.txt": "survived\n" }),
       );
-
-      await t.step(
-        "RM-18: 10,000 hostile frames over sockets change nothing; a valid commit still lands",
-        async () => {
-          const { owner, frontier } = await opened("fuzz");
-          const reader = await Socket.open(mf, socketUrl("fuzz"));
-          await call(reader.send, { type: "hello", role: "reader" });
-          const fresh = await Socket.open(mf, socketUrl("fuzz"));
-          const lanes: Record<Lane, Send> = {
-            owner: owner.send,
-            reader: reader.send,
-            fresh: fresh.send,
-          };
-          const before = await dumpOf("fuzz");
-          for (const item of fuzzCorpus(20261202, 10_000, frontier)) {
-            const { reply } = decodeReply(await lanes[item.lane](item.message));
-            if (reply.type === "error") {
-              assert.notEqual(reply.code, "internal", `${item.kind}: ${reply.message}`);
-            } else {
-              assert.ok(!item.mustRefuse, `${item.kind} was accepted as ${reply.type}`);
-            }
-          }
-          // A message over the bound but under the runtime's 32 MiB is refused, the socket kept.
-          assert.equal(
-            await refusedCode(owner.send, new Uint8Array(MAX_MESSAGE_BYTES + 1)),
-            "protocol.too_large",
-          );
-          assert.equal(await dumpOf("fuzz"), before);
-          const landed = await commitRoot(
-            owner.send,
-            frontier,
-            buildRoot({ "after.txt": "survived\n" }),
-          );
-          assert.equal(landed.events, 1);
-          for (const socket of [owner, reader, fresh]) await socket.close();
-        },
-      );
-    } finally {
-      await mf.dispose();
-    }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+      assert.equal(landed.events, 1);
+      for (const socket of [owner, reader, fresh]) await socket.close();
+    },
+  );
 });
