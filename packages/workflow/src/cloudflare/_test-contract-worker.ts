@@ -1,12 +1,13 @@
 /**
  * A test Worker: each request runs one case of the storage engine's contract
- * inside its own SQLite-backed Durable Object (a fresh, empty database named by
- * the case), over `DurableObjectSeam`, and answers the case's result as JSON.
- * Bundled and served by real workerd (miniflare) in
- * `durable_object_contract_test.ts`.
+ * (the run store's and the run server's) inside its own SQLite-backed Durable
+ * Object (a fresh, empty database named by the case), over
+ * `DurableObjectSeam`, and answers the case's result as JSON. Bundled and
+ * served by real workerd (miniflare) in `durable_object_contract_test.ts`.
  *
  * @module
  */
+import { RUN_SERVER_CONTRACT } from "../remote/run_server_contract.ts";
 import { RUN_STORE_CONTRACT, runContractCase } from "../store/run_store_contract.ts";
 import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-object-seam.ts";
 
@@ -26,7 +27,9 @@ export class ContractObject {
   fetch(request: Request): Response {
     const name = new URL(request.url).searchParams.get("case");
     if (name === "probe: BEGIN is refused") return Response.json(this.#beginRefused());
-    const contractCase = RUN_STORE_CONTRACT.find((candidate) => candidate.name === name);
+    const contractCase = [...RUN_STORE_CONTRACT, ...RUN_SERVER_CONTRACT].find((candidate) =>
+      candidate.name === name
+    );
     if (!contractCase) return new Response("unknown case", { status: 404 });
     return Response.json(runContractCase(contractCase, new DurableObjectSeam(this.#storage)));
   }

@@ -1,4 +1,5 @@
 import { Miniflare } from "./_test-miniflare.ts";
+import { RUN_SERVER_CONTRACT } from "../remote/run_server_contract.ts";
 import { RUN_STORE_CONTRACT } from "../store/run_store_contract.ts";
 import type { ContractResult } from "../store/run_store_contract.ts";
 
@@ -46,7 +47,7 @@ Deno.test("the storage engine's contract holds in a SQLite-backed Durable Object
       if (refused !== true) {
         throw new Error("the storage accepted BEGIN: this is no Durable Object");
       }
-      for (const contractCase of RUN_STORE_CONTRACT) {
+      for (const contractCase of [...RUN_STORE_CONTRACT, ...RUN_SERVER_CONTRACT]) {
         await t.step(contractCase.name, async () => {
           const url = new URL(ready);
           url.searchParams.set("case", contractCase.name);
