@@ -207,3 +207,27 @@ Deno.test("WF-52: colour only on a terminal, honouring NO_COLOR and --color; pip
   assert.match(plain, /xmd: fail\.md:1:1/);
   assert.ok(!plain.includes(`${ESC}[1;31m`), "NO_COLOR keeps a terminal plain");
 });
+
+Deno.test("WF-50: xmd run --help and xmd workflow --help show examples, and each runs as shown", async () => {
+  await using box = await folder();
+  await new Deno.Command("cp", {
+    args: ["-R", fileURLToPath(new URL("../../../../examples", import.meta.url)), box.cwd],
+  }).output();
+  const examples: string[] = [];
+  for (const help of [["run", "--help"], ["workflow", "--help"]]) {
+    const shown = await box.xmd(...help);
+    assert.equal(shown.code, 0, shown.stderr);
+    const block = /\nExamples:\n((?: {2}xmd .*\n?)+)/.exec(shown.stdout)?.[1];
+    assert.ok(block, `xmd ${help.join(" ")} shows examples:\n${shown.stdout}`);
+    examples.push(...block.trimEnd().split("\n").map((line) => line.trim()));
+  }
+  // In order: the workflow examples start, answer and resume one run.
+  for (const example of examples) {
+    const words = [...example.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+    assert.equal(words[0], "xmd");
+    const ran = await box.xmd(...words.slice(1));
+    // A start that stops for its question exits 2 (suspended), as the help's exit codes say.
+    const expected = example.startsWith("xmd workflow start") ? 2 : 0;
+    assert.equal(ran.code, expected, `${example}\n${ran.stderr}`);
+  }
+});

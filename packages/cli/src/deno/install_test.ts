@@ -39,6 +39,26 @@ Deno.test("install.json maps exactly the packages' exports and imports; install.
   assert.deepEqual(installLock.specifiers, lock.specifiers);
 });
 
+/** `npm:@scope/name` of `npm:@scope/name@^1.2.3` (a lock writes the range its own way). */
+function packageName(specifier: string): string {
+  return specifier.replace(/^(npm:@?[^@]+)@.*$/, "$1");
+}
+
+Deno.test("the first xmd run fetches only the engine: deno.lock, frozen and the one deno task xmd uses, pins exactly what the packages import", async () => {
+  const config = await json("deno.json") as { lock: { path: string; frozen: boolean } };
+  assert.deepEqual(config.lock, { path: "./deno.lock", frozen: true });
+  const imported = new Set<string>();
+  for (const name of ["core", "workflow", "cli"]) {
+    const { imports } = await json(`packages/${name}/deno.json`) as {
+      imports: Record<string, string>;
+    };
+    for (const specifier of Object.values(imports)) imported.add(packageName(specifier));
+  }
+  const lock = await json("deno.lock") as { specifiers: Record<string, string> };
+  // Test and bench tools (miniflare and its workerd, the Restate server) live in dev.lock only.
+  assert.deepEqual(Object.keys(lock.specifiers).map(packageName).sort(), [...imported].sort());
+});
+
 /**
  * The README's install commands (the ```sh block under "Installing `xmd`"),
  * but `npm install -g deno`: this test already runs on that deno.

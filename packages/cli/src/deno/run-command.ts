@@ -47,7 +47,13 @@ Options:
   --replay=<file>          replay a journal: reproduce a completed run without
                            running anything, or continue a truncated one
   --no-secret-detection    do not refuse journal events that look like secrets
-  --help                   show this help, or a document's props`;
+  --help                   show this help, or a document's props
+
+Examples:
+  xmd run examples/greeting.md --props-name=Ada
+  xmd run examples/release.md --props-version=1.4.0 --answer 'approval={"ok":true}'
+  xmd run --journal=trace.jsonl examples/hello.md
+  xmd run --replay=trace.jsonl examples/hello.md`;
 
 /** Runs `xmd run` and returns the exit code. */
 export async function runCommand(args: readonly string[], io: CommandIo): Promise<number> {

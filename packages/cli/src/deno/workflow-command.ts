@@ -87,7 +87,14 @@ diff lists the paths added (A), removed (D) and changed (M) between the
 Workspace after <event-a> and after <event-b>; history shows each event's root.
 
 Exit codes: 0 completed, 1 refused or failed, 2 suspended (waiting for an
-answer), 3 cancelled, 130 interrupted (resume it).`;
+answer), 3 cancelled, 130 interrupted (resume it).
+
+Examples:
+  xmd workflow start --id=release-1 --props-release=1.4.0 examples/approval.md
+  xmd workflow answer release-1 decision-2 '{"approve":true}'
+  xmd workflow resume release-1
+
+Run xmd workflow <command> --help for a command's options.`;
 
 const EXIT: Record<RunStatus, number> = {
   completed: 0,
