@@ -1,12 +1,18 @@
 /**
- * Test support until the `WorkflowRun` Durable Object lands: the real run
- * server (`src/remote/run-server.ts`, the code the Durable Object runs) over
- * a node:sqlite file per run, behind a loopback `Deno.serve` WebSocket that
- * routes `?run=<id>` with a fixed admission, as the test Worker will. It
- * speaks only subprotocol `xmd.remote.v1`, receives binary frames as
- * `ArrayBuffer`, and closes ownership when a socket closes, as the Durable
- * Object does. Tests may make it drop a connection at a chosen request,
- * before or after handling it (a lost connection mid-commit).
+ * Test support: the endpoint runners connect to in tests. It is a loopback
+ * WebSocket proxy in front of a run backend: by default the real run server
+ * (`src/remote/run-server.ts`, the code the Durable Object runs) over a
+ * node:sqlite file per run behind its own loopback `Deno.serve`
+ * (`LoopbackRunServer`), or any backend with the same routing (the
+ * `WorkflowRun` Durable Object in workerd). The proxy forwards frames
+ * unchanged, both ways; it lets a test see what each request carried and
+ * drop a connection at a chosen request, before the backend receives it or
+ * after it handled it with its reply withheld (a lost connection
+ * mid-commit).
+ *
+ * Both speak only subprotocol `xmd.remote.v1`, route `?run=<id>` with a
+ * fixed admission, receive binary frames as `ArrayBuffer`, and end
+ * ownership when a socket closes, as the Durable Object does.
  *
  * @module
  */
@@ -19,20 +25,22 @@ import { nativeSha256Hex } from "./native-sha256.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 import { SUBPROTOCOL } from "./remote-connection.ts";
 
-/** When a test drops the connection carrying a request: before handling it, or after (no reply). */
+/** Where runs live in a test: a WebSocket URL per run and a dump of its tables. */
+export interface RunBackend extends AsyncDisposable {
+  /** The WebSocket URL of run `id`. */
+  url(id: string): string;
+  /** Every row of run `id`'s database (the run store contract's `dump`). */
+  dump(id: string): Promise<string>;
+}
+
+/** When a test drops the connection carrying a request: before the backend gets it, or after (no reply). */
 export type Drop = "before" | "after";
 
-/** A loopback run server for tests. */
-export class TestRemoteServer implements AsyncDisposable {
+/** The run server over node:sqlite files behind a loopback WebSocket. */
+export class LoopbackRunServer implements RunBackend {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #dir: string;
   readonly #runs = new Map<string, { seam: NodeSqliteSeam; server: RunServer }>();
-  /** Set by a test: drop the connection at the nth request of `type` (1-based). */
-  drop: { type: string; nth: number; when: Drop; seen?: number } | undefined;
-  /** How many connections were accepted, by role sent in hello (for "no acquisition" claims). */
-  readonly hellos = { executor: 0, reader: 0 };
-  /** Every request received: its type, its size, and how many objects and chunks it carried. */
-  readonly received: { type: string; bytes: number; objects: number; chunks: number }[] = [];
 
   private constructor(dir: string) {
     this.#dir = dir;
@@ -42,29 +50,17 @@ export class TestRemoteServer implements AsyncDisposable {
     );
   }
 
-  /** Starts a server keeping its run databases in a new temporary folder. */
-  static async start(): Promise<TestRemoteServer> {
-    return new TestRemoteServer(await Deno.makeTempDir({ prefix: "xmd-remote-server-" }));
+  /** Starts one, keeping its run databases in a new temporary folder. */
+  static async start(): Promise<LoopbackRunServer> {
+    return new LoopbackRunServer(await Deno.makeTempDir({ prefix: "xmd-remote-server-" }));
   }
 
-  /** The base URL; a run is at `?run=<id>`. */
-  get base(): string {
-    return `ws://127.0.0.1:${this.#server.addr.port}/`;
+  url(id: string): string {
+    return `ws://127.0.0.1:${this.#server.addr.port}/?run=${encodeURIComponent(id)}`;
   }
 
-  /** The URL of run `id`. */
-  urlOf(id: string): string {
-    return `${this.base}?run=${encodeURIComponent(id)}`;
-  }
-
-  /** Every row of run `id`'s database (see `dump`). */
-  dump(id: string): string {
-    return dump(this.#run(id).seam);
-  }
-
-  /** Run `id`'s acquisition epoch. */
-  epoch(id: string): number {
-    return Number(this.#run(id).seam.exec("SELECT epoch FROM xmd_remote")[0].epoch);
+  dump(id: string): Promise<string> {
+    return Promise.resolve(dump(this.#run(id).seam));
   }
 
   #run(id: string): { seam: NodeSqliteSeam; server: RunServer } {
@@ -73,7 +69,7 @@ export class TestRemoteServer implements AsyncDisposable {
       const seam = new NodeSqliteSeam(new DatabaseSync(join(this.#dir, `${id}.db`)));
       const server = new RunServer(
         seam,
-        { runId: id, issueNodeId: "I_test", repositoryId: "R_test" },
+        { runId: id, issueNodeId: `I_${id}`, repositoryId: "R_test" },
         { sha256: nativeSha256Hex },
       );
       run = { seam, server };
@@ -92,55 +88,144 @@ export class TestRemoteServer implements AsyncDisposable {
     const { socket, response } = Deno.upgradeWebSocket(request, { protocol: SUBPROTOCOL });
     socket.binaryType = "arraybuffer";
     const connection = this.#run(id).server.connect();
-    socket.onmessage = (event) => {
-      const data = event.data as ArrayBuffer | string;
-      const type = this.#typeOf(data);
-      if (type === "hello") this.#countHello(data);
-      if (type !== undefined) this.#log(type, data as ArrayBuffer);
-      const drop = this.drop;
-      if (drop && type === drop.type && (drop.seen = (drop.seen ?? 0) + 1) === drop.nth) {
-        this.drop = undefined;
-        if (drop.when === "after") connection.receive(data);
-        connection.close();
-        socket.close();
-        return;
-      }
-      socket.send(connection.receive(data));
-    };
+    socket.onmessage = (event) => socket.send(connection.receive(event.data));
     socket.onclose = () => connection.close();
     return response;
-  }
-
-  #typeOf(data: ArrayBuffer | string): string | undefined {
-    if (typeof data === "string") return undefined;
-    try {
-      const { header } = decodeMessage(new Uint8Array(data));
-      return (header as { type?: string }).type;
-    } catch {
-      return undefined;
-    }
-  }
-
-  #log(type: string, data: ArrayBuffer): void {
-    const { header } = decodeMessage(new Uint8Array(data));
-    const { objects, chunks } = header as { objects?: unknown[]; chunks?: unknown[] };
-    this.received.push({
-      type,
-      bytes: data.byteLength,
-      objects: Array.isArray(objects) ? objects.length : 0,
-      chunks: Array.isArray(chunks) ? chunks.length : 0,
-    });
-  }
-
-  #countHello(data: ArrayBuffer | string): void {
-    const { header } = decodeMessage(new Uint8Array(data as ArrayBuffer));
-    const role = (header as { role?: string }).role;
-    if (role === "executor" || role === "reader") this.hellos[role]++;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#server.shutdown();
     for (const run of this.#runs.values()) run.seam[Symbol.dispose]();
     await Deno.remove(this.#dir, { recursive: true });
+  }
+}
+
+/** The loopback proxy runners connect to, in front of a backend. */
+export class TestRemoteServer implements AsyncDisposable {
+  readonly #server: Deno.HttpServer<Deno.NetAddr>;
+  readonly #backend: RunBackend;
+  readonly #sockets = new Set<WebSocket>();
+  /** Set by a test: drop the connection at the nth request of `type` (1-based). */
+  drop: { type: string; nth: number; when: Drop; seen?: number } | undefined;
+  /** How many `hello`s each role sent (for "no acquisition" claims). */
+  readonly hellos = { executor: 0, reader: 0 };
+  /** Every request received: its type, its size, and how many objects and chunks it carried. */
+  readonly received: { type: string; bytes: number; objects: number; chunks: number }[] = [];
+
+  private constructor(backend: RunBackend) {
+    this.#backend = backend;
+    this.#server = Deno.serve(
+      { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+      (request) => this.#accept(request),
+    );
+  }
+
+  /** Starts a proxy in front of `backend` (default: a new `LoopbackRunServer`, disposed with it). */
+  static async start(backend?: RunBackend): Promise<TestRemoteServer> {
+    return new TestRemoteServer(backend ?? await LoopbackRunServer.start());
+  }
+
+  /** The base URL; a run is at `?run=<id>`. */
+  get base(): string {
+    return `ws://127.0.0.1:${this.#server.addr.port}/`;
+  }
+
+  /** The URL of run `id`. */
+  urlOf(id: string): string {
+    return `${this.base}?run=${encodeURIComponent(id)}`;
+  }
+
+  /** Every row of run `id`'s database. */
+  dump(id: string): Promise<string> {
+    return this.#backend.dump(id);
+  }
+
+  /** Run `id`'s acquisition epoch, from its dump. */
+  async epoch(id: string): Promise<number> {
+    const line = (await this.dump(id)).split("\n").find((row) => row.startsWith("xmd_remote: "));
+    return JSON.parse(line!.slice("xmd_remote: ".length)).epoch;
+  }
+
+  #accept(request: Request): Response {
+    const id = new URL(request.url).searchParams.get("run");
+    const protocols = (request.headers.get("sec-websocket-protocol") ?? "").split(/\s*,\s*/);
+    if (id === null || request.headers.get("upgrade") !== "websocket") {
+      return new Response("not a run", { status: 404 });
+    }
+    if (!protocols.includes(SUBPROTOCOL)) return new Response("protocol", { status: 400 });
+    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: SUBPROTOCOL });
+    socket.binaryType = "arraybuffer";
+    const upstream = new WebSocket(this.#backend.url(id), SUBPROTOCOL);
+    upstream.binaryType = "arraybuffer";
+    this.#sockets.add(socket).add(upstream);
+    const queued: ArrayBuffer[] = [];
+    let withheld: number | undefined;
+    const end = () => {
+      for (const s of [socket, upstream]) {
+        this.#sockets.delete(s);
+        if (s.readyState === WebSocket.OPEN || s.readyState === WebSocket.CONNECTING) s.close();
+      }
+    };
+    upstream.onopen = () => {
+      for (const message of queued.splice(0)) upstream.send(message);
+    };
+    upstream.onmessage = (event) => {
+      const data = event.data as ArrayBuffer;
+      if (withheld !== undefined && this.#header(data)?.re === withheld) {
+        end();
+        return;
+      }
+      if (socket.readyState === WebSocket.OPEN) socket.send(data);
+    };
+    upstream.onclose = end;
+    socket.onclose = end;
+    socket.onmessage = (event) => {
+      const data = event.data as ArrayBuffer;
+      const header = this.#header(data);
+      if (header) this.#log(header, data);
+      const drop = this.drop;
+      if (drop && header?.type === drop.type && (drop.seen = (drop.seen ?? 0) + 1) === drop.nth) {
+        this.drop = undefined;
+        if (drop.when === "before") {
+          end();
+          return;
+        }
+        withheld = Number(header.id);
+      }
+      if (upstream.readyState === WebSocket.OPEN) upstream.send(data);
+      else queued.push(data);
+    };
+    return response;
+  }
+
+  #header(data: ArrayBuffer | string): Record<string, unknown> | undefined {
+    if (typeof data === "string") return undefined;
+    try {
+      const { header } = decodeMessage(new Uint8Array(data));
+      return typeof header === "object" && header !== null
+        ? header as Record<string, unknown>
+        : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #log(header: Record<string, unknown>, data: ArrayBuffer): void {
+    const type = String(header.type);
+    if (type === "hello" && (header.role === "executor" || header.role === "reader")) {
+      this.hellos[header.role]++;
+    }
+    this.received.push({
+      type,
+      bytes: data.byteLength,
+      objects: Array.isArray(header.objects) ? header.objects.length : 0,
+      chunks: Array.isArray(header.chunks) ? header.chunks.length : 0,
+    });
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    for (const socket of this.#sockets) socket.close();
+    await this.#server.shutdown();
+    await this.#backend[Symbol.asyncDispose]();
   }
 }

@@ -1,7 +1,9 @@
 /**
  * One WebSocket to a run's Durable Object (through the Worker that admits
- * it), as the runner holds it: subprotocol `xmd.remote.v1`, binary frames of
- * `frames.ts`, replies matched to requests by id.
+ * it), as the runner holds it: it asks for subprotocol `xmd.remote.v1` (the
+ * handshake fails on any other; a server may select none, as every frame
+ * names its version), binary frames of `frames.ts`, replies matched to
+ * requests by id.
  *
  * Invariants:
  * - Every received message is parsed strictly (`decodeReply`) before it is
@@ -24,7 +26,6 @@ import {
   type RequestType,
 } from "../remote/frames.ts";
 import type { CallBody, ChannelReply, RemoteChannel } from "../remote/remote-channel.ts";
-import { RemoteProtocolError } from "../remote/remote-protocol-error.ts";
 import { refusalOf, RemoteConnectionLostError } from "../remote/remote-refusal.ts";
 
 /** The WebSocket subprotocol of version 1. */
@@ -76,13 +77,6 @@ export class RemoteConnection implements RemoteChannel, Disposable {
       socket.onclose = () =>
         reject(new RemoteConnectionLostError("Cannot connect to the run's Durable Object"));
     });
-    if (socket.protocol !== SUBPROTOCOL) {
-      socket.close();
-      throw new RemoteProtocolError(
-        "protocol.version",
-        `Cannot use the run's Durable Object: it does not speak ${SUBPROTOCOL}`,
-      );
-    }
     return new RemoteConnection(socket);
   }
 

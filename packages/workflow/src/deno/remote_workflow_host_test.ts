@@ -1,7 +1,8 @@
 /**
- * The runner (`RemoteWorkflowHost`) against the run server behind a loopback
- * WebSocket (`_test-remote-server.ts`; the workerd Durable Object replaces it
- * once it lands), each runner a real process, crashes real SIGKILLs.
+ * The runner (`RemoteWorkflowHost`) against the `WorkflowRun` Durable Object
+ * in real workerd (or, until its test Worker lands, the run server over
+ * node:sqlite behind a loopback WebSocket), through a loopback proxy that
+ * can drop a connection; each runner a real process, crashes real SIGKILLs.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,10 +12,27 @@ import type { JournalEvent } from "@xmd/core";
 import type { ExecutionIo, ExportReport, WorkflowHost } from "../contracts/workflow-host.ts";
 import { RunNotFoundError } from "../contracts/workflow-errors.ts";
 import { RemoteUnsupportedError } from "../remote/remote-refusal.ts";
-import { TestRemoteServer } from "./_test-remote-server.ts";
+import { type RunBackend, TestRemoteServer } from "./_test-remote-server.ts";
+import { RemoteWorkerd } from "../cloudflare/_test-remote-workerd.ts";
 import { TESTDATA } from "./_test-workflow-cli.ts";
 import { LocalWorkflowHost } from "./local-workflow-host.ts";
 import { RemoteWorkflowHost } from "./remote-workflow-host.ts";
+
+/**
+ * The endpoint runners connect to: a proxy in front of the `WorkflowRun`
+ * Durable Object in workerd (`XMD_TEST_REMOTE_BACKEND=loopback`: in front of
+ * the run server over node:sqlite instead).
+ */
+async function startServer(): Promise<TestRemoteServer> {
+  if (Deno.env.get("XMD_TEST_REMOTE_BACKEND") === "loopback") return await TestRemoteServer.start();
+  const workerd = await RemoteWorkerd.start();
+  const backend: RunBackend = {
+    url: (id) => `${workerd.base}?run=${encodeURIComponent(id)}`,
+    dump: (id) => workerd.dump(id),
+    [Symbol.asyncDispose]: () => workerd[Symbol.asyncDispose](),
+  };
+  return await TestRemoteServer.start(backend);
+}
 
 const DOCUMENT = "ok.workspace-effects.md";
 const RUN = "remote-run";
@@ -163,7 +181,7 @@ async function finish(server: TestRemoteServer): Promise<string> {
 
 Deno.test("RM-40 a document with <File>, shell blocks and an answer runs remotely; fresh runner processes continue it; its journal and roots equal a local run's event by event", async () => {
   const expected = await localReference();
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   const started = await runner(server, START);
   assertExit(started, 2);
   assert.equal(started.stdout, expected.started);
@@ -188,15 +206,15 @@ Deno.test("RM-40 a document with <File>, shell blocks and an answer runs remotel
 
 Deno.test("RM-41 a completed run replays from the record and journal on a reader connection: no acquisition, nothing changed", async () => {
   const expected = await localReference();
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   assertExit(await runner(server, START), 2);
   await finish(server);
-  const before = { dump: server.dump(RUN), epoch: server.epoch(RUN), ...server.hellos };
+  const before = { dump: await server.dump(RUN), epoch: await server.epoch(RUN), ...server.hellos };
   const replayed = await runner(server, ["resume", RUN]);
   assertExit(replayed, 0);
   assert.equal(replayed.stdout, expected.resumed);
-  assert.equal(server.dump(RUN), before.dump);
-  assert.equal(server.epoch(RUN), before.epoch);
+  assert.equal(await server.dump(RUN), before.dump);
+  assert.equal(await server.epoch(RUN), before.epoch);
   assert.equal(server.hellos.executor, before.executor);
 });
 
@@ -216,7 +234,7 @@ for (const [command, point, nth, event] of KILLS) {
   for (const phase of ["sent", "acked", "after"] as const) {
     Deno.test(`RM-42 a runner SIGKILLed at ${point}:${phase}:${nth} of ${command} loses nothing acknowledged; the next runner continues to the reference's end`, async () => {
       const expected = await localReference();
-      await using server = await TestRemoteServer.start();
+      await using server = await startServer();
       const failpoint = { XMD_FAILPOINT: `${point}:${phase}:${nth}` };
       if (command === "resume") {
         assertExit(await runner(server, START), 2);
@@ -244,7 +262,7 @@ for (const [command, point, nth, event] of KILLS) {
 for (const when of ["before", "after"] as const) {
   Deno.test(`RM-43 a connection lost ${when} the Durable Object handles a commit exits 75 in one line; the copy is rolled back, the effect is not repeated, the next runner continues`, async () => {
     const expected = await localReference();
-    await using server = await TestRemoteServer.start();
+    await using server = await startServer();
     server.drop = { type: "commit", nth: 3, when };
     const lost = await runner(server, START);
     assertExit(lost, 75);
@@ -261,17 +279,17 @@ for (const when of ["before", "after"] as const) {
 
 Deno.test("RM-44 while a runner holds the run a second one is refused busy and changes nothing; the first goes on", async () => {
   const expected = await localReference();
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   const first = spawnRunner(server, START, { XMD_FAILPOINT: "workspace-effect:acked:2:stop" });
   // Wait until the first runner is frozen holding the run, its second effect (event 3) acknowledged.
   while ((await rootedEvents(server).catch(() => [])).length < 3) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const before = server.dump(RUN);
+  const before = await server.dump(RUN);
   const second = await runner(server, ["resume", RUN]);
   assertExit(second, 1);
   assert.match(second.stderr, /^xmd: Cannot acquire the run: another executor holds it\n$/);
-  assert.equal(server.dump(RUN), before);
+  assert.equal(await server.dump(RUN), before);
   Deno.kill(first.pid, "SIGCONT");
   const outcome = await outcomeOf(first);
   assert.equal(outcome.code, 2, outcome.stderr);
@@ -281,7 +299,7 @@ Deno.test("RM-44 while a runner holds the run a second one is refused busy and c
 });
 
 Deno.test("RM-45 export and diff from fetched objects equal the local host's; list and a missing run refuse by name", async () => {
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   assertExit(await runner(server, START), 2);
   await finish(server);
   const runs = await Deno.makeTempDir({ prefix: "xmd-remote-local-" });
@@ -320,7 +338,7 @@ async function tree(dir: string, prefix = ""): Promise<string[]> {
 }
 
 Deno.test("RM-46 a file over 1 MiB, a symlink, modes, a hard link and two answers round-trip through fresh working copies with the local run's roots and output", async () => {
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   const runs = await Deno.makeTempDir({ prefix: "xmd-remote-local-" });
   const out = await Deno.makeTempDir({ prefix: "xmd-remote-export-" });
   try {
@@ -371,7 +389,7 @@ Deno.test("RM-46 a file over 1 MiB, a symlink, modes, a hard link and two answer
 });
 
 Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file change in 350 files sends the trees on its path, its file object and its chunk", async () => {
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   const program = await loadProgramFile("ok.remote-many.md", { cwd: TESTDATA });
   const report = await remoteHost(server).start({ id: RUN, program, props: {} }, capture().io);
   assert.equal(report.status, "completed");
@@ -390,7 +408,7 @@ Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file c
 });
 
 Deno.test("RM-48 an event over the remote row limit is refused before it is sent: the run stops failed (storage_failure), every earlier commit kept", async () => {
-  await using server = await TestRemoteServer.start();
+  await using server = await startServer();
   const program = await loadProgramFile("ok.remote-row-limit.md", { cwd: TESTDATA });
   const host = remoteHost(server);
   await assert.rejects(
