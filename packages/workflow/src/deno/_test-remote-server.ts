@@ -18,12 +18,11 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
-import { decodeMessage } from "../remote/frames.ts";
+import { decodeMessage, WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RunServer } from "../remote/run-server.ts";
 import { dump } from "../store/run_store_contract.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
-import { SUBPROTOCOL } from "./remote-connection.ts";
 
 /** Where runs live in a test: a WebSocket URL per run and a dump of its tables. */
 export interface RunBackend extends AsyncDisposable {
@@ -84,8 +83,8 @@ export class LoopbackRunServer implements RunBackend {
     if (id === null || request.headers.get("upgrade") !== "websocket") {
       return new Response("not a run", { status: 404 });
     }
-    if (!protocols.includes(SUBPROTOCOL)) return new Response("protocol", { status: 400 });
-    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: SUBPROTOCOL });
+    if (!protocols.includes(WEBSOCKET_PROTOCOL)) return new Response("protocol", { status: 400 });
+    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: WEBSOCKET_PROTOCOL });
     socket.binaryType = "arraybuffer";
     const connection = this.#run(id).server.connect();
     socket.onmessage = (event) => socket.send(connection.receive(event.data));
@@ -111,6 +110,8 @@ export class TestRemoteServer implements AsyncDisposable {
   readonly hellos = { executor: 0, reader: 0 };
   /** Every request received: its type, its size, and how many objects and chunks it carried. */
   readonly received: { type: string; bytes: number; objects: number; chunks: number }[] = [];
+  /** Every message received, as sent (to prove what never left a runner). */
+  readonly messages: Uint8Array[] = [];
 
   private constructor(backend: RunBackend) {
     this.#backend = backend;
@@ -152,10 +153,10 @@ export class TestRemoteServer implements AsyncDisposable {
     if (id === null || request.headers.get("upgrade") !== "websocket") {
       return new Response("not a run", { status: 404 });
     }
-    if (!protocols.includes(SUBPROTOCOL)) return new Response("protocol", { status: 400 });
-    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: SUBPROTOCOL });
+    if (!protocols.includes(WEBSOCKET_PROTOCOL)) return new Response("protocol", { status: 400 });
+    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: WEBSOCKET_PROTOCOL });
     socket.binaryType = "arraybuffer";
-    const upstream = new WebSocket(this.#backend.url(id), SUBPROTOCOL);
+    const upstream = new WebSocket(this.#backend.url(id), WEBSOCKET_PROTOCOL);
     upstream.binaryType = "arraybuffer";
     this.#sockets.add(socket).add(upstream);
     const queued: ArrayBuffer[] = [];
@@ -181,6 +182,7 @@ export class TestRemoteServer implements AsyncDisposable {
     socket.onclose = end;
     socket.onmessage = (event) => {
       const data = event.data as ArrayBuffer;
+      this.messages.push(new Uint8Array(data.slice(0)));
       const header = this.#header(data);
       if (header) this.#log(header, data);
       const drop = this.drop;

@@ -24,12 +24,13 @@ import {
   PROTOCOL_VERSION,
   type Request,
   type RequestType,
+  WEBSOCKET_PROTOCOL,
 } from "../remote/frames.ts";
 import type { CallBody, ChannelReply, RemoteChannel } from "../remote/remote-channel.ts";
 import { refusalOf, RemoteConnectionLostError } from "../remote/remote-refusal.ts";
 
-/** The WebSocket subprotocol of version 1. */
-export const SUBPROTOCOL = "xmd.remote.v1";
+/** The WebSocket subprotocol the runner asks for (version 1's). */
+export const SUBPROTOCOL: string = WEBSOCKET_PROTOCOL;
 /** How often an open connection pings. */
 export const PING_INTERVAL_MS = 30_000;
 

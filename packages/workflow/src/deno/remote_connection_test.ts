@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { encodeReply } from "../remote/frames.ts";
+import { encodeReply, WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RemoteConnectionLostError } from "../remote/remote-refusal.ts";
 import { RunStateError } from "../contracts/workflow-errors.ts";
-import { RemoteConnection, SUBPROTOCOL } from "./remote-connection.ts";
+import { RemoteConnection } from "./remote-connection.ts";
 
 /** A loopback WebSocket server answering each message with `answer`. */
 function hostile(
@@ -11,7 +11,7 @@ function hostile(
   return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
     const { socket, response } = Deno.upgradeWebSocket(
       request,
-      { protocol: SUBPROTOCOL },
+      { protocol: WEBSOCKET_PROTOCOL },
     );
     socket.binaryType = "arraybuffer";
     socket.onmessage = (event) => answer(socket, event.data as ArrayBuffer);

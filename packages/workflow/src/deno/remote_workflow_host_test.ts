@@ -428,3 +428,86 @@ Deno.test("RM-48 an event over the remote row limit is refused before it is sent
   const commits = server.received.filter((frame) => frame.type === "commit");
   assert.ok(commits.every((frame) => frame.bytes < 1024 * 1024));
 });
+
+// Built by concatenation so this repository's own files do not trip secret scanners.
+const TOKEN = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+
+function contains(haystack: Uint8Array, needle: Uint8Array): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+Deno.test("RM-49 the secret gate runs in the runner before any frame: a secret prop sends nothing; a secret an effect writes never leaves it and the run stops interrupted (secret_detected)", async () => {
+  await using server = await startServer();
+  const dir = await Deno.makeTempDir({ prefix: "xmd-remote-secret-" });
+  try {
+    await Deno.writeTextFile(
+      join(dir, "secret.md"),
+      [
+        "# Secret",
+        "",
+        '<File path="a.txt">ok</File>',
+        "",
+        "```sh exec",
+        `t="${TOKEN.slice(0, 4)}"`,
+        `echo "push with \${t}${TOKEN.slice(4)}" > out.txt`,
+        "```",
+        "",
+      ].join("\n"),
+    );
+    const program = await loadProgramFile("secret.md", { cwd: dir });
+    const host = remoteHost(server);
+    await assert.rejects(
+      host.start({ id: RUN, program, props: { token: TOKEN } }, capture().io),
+      /secret/i,
+    );
+    assert.equal(server.messages.length, 0);
+    await assert.rejects(host.start({ id: RUN, program, props: {} }, capture().io), /secret/i);
+    const history = await host.history(RUN);
+    assert.equal(history.record.status, "interrupted");
+    assert.deepEqual(history.record.stopReason, { kind: "host", code: "secret_detected" });
+    assert.deepEqual(history.events.map((e) => e.event.type), ["yield", "yield"]);
+    // The document holds the token in two halves; only the effect's output joins them.
+    const needle = new TextEncoder().encode(TOKEN);
+    assert.ok(server.messages.every((message) => !contains(message, needle)));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("RM-50 Ctrl-C during a shell block settles the remote run interrupted like the local one; resuming both ends with the same journal and roots", async () => {
+  await using server = await startServer();
+  const runs = await Deno.makeTempDir({ prefix: "xmd-remote-local-" });
+  try {
+    const program = await loadProgramFile("ok.workspace-sleep.md", { cwd: TESTDATA });
+    const journals: RootedEvent[][] = [];
+    const stops: unknown[] = [];
+    for (const host of [new LocalWorkflowHost(runs), remoteHost(server)] as WorkflowHost[]) {
+      const controller = new AbortController();
+      const io: ExecutionIo = {
+        ...capture().io,
+        signal: controller.signal,
+        onExec: () => {
+          controller.abort();
+          return () => {};
+        },
+      };
+      const stopped = await host.start({ id: RUN, program, props: {} }, io);
+      assert.equal(stopped.status, "interrupted");
+      stops.push((await host.inspect(RUN)).record.stopReason);
+      assert.equal((await host.resume(RUN, capture().io)).status, "completed");
+      const history = await host.history(RUN);
+      journals.push(history.events.map(({ root, event }) => ({ root, event })));
+    }
+    assert.deepEqual(stops, [
+      { kind: "host", code: "interrupted" },
+      { kind: "host", code: "interrupted" },
+    ]);
+    assert.deepEqual(journals[1], journals[0]);
+  } finally {
+    await Deno.remove(runs, { recursive: true });
+  }
+});
