@@ -15,6 +15,8 @@
  *   frame is written to the socket and no reply has arrived; `acked`, the
  *   reply arrived and the copy's `COMMIT` has not run (the same instant as
  *   `before` for a held transaction: its `COMMIT` waits for the reply).
+ *   `create` and `begin-execution` are requests of their own there (the
+ *   working copy is built after them): only `sent` and `acked` apply.
  * - `<nth>` (default 1) selects the nth transaction of that point this process
  *   commits. Only an outermost transaction that changed at least one row
  *   counts: a `recover-stale` that found nothing stale commits nothing.
@@ -87,6 +89,24 @@ export function tripSentFailpoint(): void {
   if (!state || held === undefined) return;
   const { failpoint } = state;
   if (failpoint.phase === "sent" && held === failpoint.point && ++sent === failpoint.nth) {
+    Deno.kill(Deno.pid, failpoint.signal);
+  }
+}
+
+/** How many requests of the armed point and phase a remote runner sent outside a held transaction. */
+let requests = 0;
+
+/**
+ * Called by a remote runner around a request that is no held transaction of
+ * its working copy (`create`, `begin-execution`), once its frame is written
+ * (`sent`) and once its reply arrived (`acked`): trips a failpoint armed for
+ * that point and phase.
+ */
+export function tripRemoteFailpoint(point: CommitPoint, phase: "sent" | "acked"): void {
+  const state = armedFailpoint();
+  if (!state) return;
+  const { failpoint } = state;
+  if (failpoint.point === point && failpoint.phase === phase && ++requests === failpoint.nth) {
     Deno.kill(Deno.pid, failpoint.signal);
   }
 }

@@ -75,7 +75,7 @@ import { RunStore } from "../store/run-store.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
-import { tripSentFailpoint } from "./failpoint.ts";
+import { tripRemoteFailpoint, tripSentFailpoint } from "./failpoint.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 import { RemoteConnection } from "./remote-connection.ts";
@@ -127,22 +127,25 @@ export class RemoteWorkflowHost implements WorkflowHost {
     const connection = await this.#acquire(id);
     try {
       const root = request.program.root.file;
-      await connection.call({
-        type: "create",
-        run: {
-          id,
-          document: root,
-          target: request.target ?? null,
-          definitionHash: definition,
-          props: request.props,
-          propsHash,
-          sources: [...request.program.sources].map(([label, text]) => ({
-            label,
-            text,
-            root: label === root,
-          })),
-        },
-      });
+      await step(
+        connection.call({
+          type: "create",
+          run: {
+            id,
+            document: root,
+            target: request.target ?? null,
+            definitionHash: definition,
+            props: request.props,
+            propsHash,
+            sources: [...request.program.sources].map(([label, text]) => ({
+              label,
+              text,
+              root: label === root,
+            })),
+          },
+        }),
+        "create",
+      );
       io.onRun(id);
       return await this.#execute(id, connection, io);
     } finally {
@@ -330,7 +333,10 @@ export class RemoteWorkflowHost implements WorkflowHost {
       // Acquisition closed a `running` run whose executor is gone as interrupted.
       const { reply } = await connection.call({ type: "read-run" });
       if (!reply.run) throw notFound(id);
-      await connection.call({ type: "begin", expected: reply.run.frontier });
+      await step(
+        connection.call({ type: "begin", expected: reply.run.frontier }),
+        "begin-execution",
+      );
       return await this.#execute(id, connection, io);
     } finally {
       connection.close();
@@ -412,6 +418,14 @@ export class RemoteWorkflowHost implements WorkflowHost {
       throw error;
     }
   }
+}
+
+/** Awaits `request`, a lifecycle request sent just now, with its `sent` and `acked` failpoints. */
+async function step<T>(request: Promise<T>, point: "create" | "begin-execution"): Promise<T> {
+  tripRemoteFailpoint(point, "sent");
+  const reply = await request;
+  tripRemoteFailpoint(point, "acked");
+  return reply;
 }
 
 /** A database in memory with the run schema (for a replay, an export or a diff). */
