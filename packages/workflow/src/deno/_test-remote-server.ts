@@ -108,8 +108,14 @@ export class TestRemoteServer implements AsyncDisposable {
   drop: { type: string; nth: number; when: Drop; seen?: number } | undefined;
   /** How many `hello`s each role sent (for "no acquisition" claims). */
   readonly hellos = { executor: 0, reader: 0 };
-  /** Every request received: its type, its size, and how many objects and chunks it carried. */
-  readonly received: { type: string; bytes: number; objects: number; chunks: number }[] = [];
+  /** Every request received: its type, its size, how many objects (and deltas) and chunks it carried. */
+  readonly received: {
+    type: string;
+    bytes: number;
+    objects: number;
+    deltas: number;
+    chunks: number;
+  }[] = [];
   /** Every message received, as sent (to prove what never left a runner). */
   readonly messages: Uint8Array[] = [];
 
@@ -221,6 +227,9 @@ export class TestRemoteServer implements AsyncDisposable {
       type,
       bytes: data.byteLength,
       objects: Array.isArray(header.objects) ? header.objects.length : 0,
+      deltas: Array.isArray(header.objects)
+        ? header.objects.filter((object) => typeof object?.base === "string").length
+        : 0,
       chunks: Array.isArray(header.chunks) ? header.chunks.length : 0,
     });
   }

@@ -16,10 +16,14 @@
  *   acknowledged, and the acknowledged frontier must be the one the change
  *   produces; anything else rejects, so the working copy rolls back.
  * - Hard-link groups travel with a commit only when they changed.
+ * - A tree the working copy stored as a delta (publication does, for a
+ *   small change of a large directory) against a tree the Durable Object
+ *   holds travels as that delta; every other object as its full text.
  *
  * @module
  */
 import { canonicalJson } from "@xmd/core/protocol";
+import { z } from "zod";
 import type { Frontier, RunChange, RunCommits } from "../execution/run-commits.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
@@ -115,8 +119,8 @@ export class RemoteRunCommits implements RunCommits {
   }
 
   /** The objects and chunks reached from `root` that the Durable Object lacks. */
-  #lacking(root: string): { objects: { hash: string; text: string }[]; chunks: string[] } {
-    const objects: { hash: string; text: string }[] = [];
+  #lacking(root: string): { objects: Sendable[]; chunks: string[] } {
+    const objects: Sendable[] = [];
     const chunks = new Set<string>();
     const seen = new Set<string>();
     const stack = [root];
@@ -131,7 +135,7 @@ export class RemoteRunCommits implements RunCommits {
           `Cannot commit root ${root.slice(0, 12)}: the working copy lacks one of its objects`,
         );
       }
-      objects.push({ hash, text });
+      objects.push(this.#sendable(hash, text));
       const value = JSON.parse(text);
       const tree = TreeObjectSchema.safeParse(value);
       if (tree.success) {
@@ -142,6 +146,24 @@ export class RemoteRunCommits implements RunCommits {
       for (const chunk of file.chunks) if (!this.#known.has(chunk)) chunks.add(chunk);
     }
     return { objects, chunks: [...chunks] };
+  }
+
+  /**
+   * Object `hash` as it is sent: a tree the copy stored as a delta against a
+   * tree the Durable Object holds goes as that delta, anything else as its
+   * full text.
+   */
+  #sendable(hash: string, text: string): Sendable {
+    const row = StoredRowSchema.safeParse(
+      this.#sql.exec("SELECT body, base FROM ws_object WHERE hash = ?", hash)[0],
+    );
+    if (row.success && row.data.base !== null && this.#known.has(row.data.base)) {
+      const delta = DeltaSchema.safeParse(parseJson(row.data.body));
+      if (delta.success) {
+        return { hash, text, sent: { hash, base: row.data.base, ...delta.data } };
+      }
+    }
+    return { hash, text, sent: { hash, text } };
   }
 
   async #putChunks(hashes: readonly string[]): Promise<void> {
@@ -173,17 +195,17 @@ export class RemoteRunCommits implements RunCommits {
    * Stages with `put-objects` the objects that do not fit the commit frame
    * (several frames when they need it); returns the ones the commit carries.
    */
-  async #stageAhead(objects: readonly { hash: string; text: string }[]): Promise<SentObject[]> {
+  async #stageAhead(objects: readonly Sendable[]): Promise<SentObject[]> {
     let batch: SentObject[] = [];
     let size = 0;
     for (const object of objects) {
-      const bytes = object.text.length * 3 + 100;
+      const bytes = JSON.stringify(object.sent).length * 3 + 100;
       if (batch.length > 0 && size + bytes > OBJECTS_PER_FRAME_BYTES) {
         await this.#channel.call({ type: "put-objects", objects: batch });
         batch = [];
         size = 0;
       }
-      batch.push(object);
+      batch.push(object.sent);
       size += bytes;
     }
     return batch;
@@ -199,6 +221,29 @@ export class RemoteRunCommits implements RunCommits {
         "The run's Durable Object acknowledged another frontier than the change produces",
       );
     }
+  }
+}
+
+/** An object to send: its full text (for the row limit) and how it travels. */
+interface Sendable {
+  hash: string;
+  text: string;
+  sent: SentObject;
+}
+
+const StoredRowSchema = z.object({ body: z.string(), base: z.string().nullable() });
+const DeltaSchema = z.object({
+  remove: z.array(z.string()),
+  set: z.array(
+    z.tuple([z.string(), z.enum(["dir", "file", "symlink"]), z.number().int(), z.string()]),
+  ),
+}).strict();
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 
