@@ -156,25 +156,34 @@ async function rootedEvents(server: TestRemoteServer): Promise<RootedEvent[]> {
   return history.events.map(({ root, event }) => ({ root, event }));
 }
 
-/** Continues the run with fresh runner processes (answering its question) until it completes. */
+/**
+ * Continues the run until it completes: the first resume in a fresh runner
+ * process (the next runner after a crash), answers and later resumes in this
+ * process (each a fresh host and working copy). Returns the last resume's output.
+ */
 async function finish(server: TestRemoteServer): Promise<string> {
   let last = "";
+  let processes = 0;
   for (let step = 0; step < 6; step++) {
-    const history = await remoteHost(server).history(RUN);
+    const host = remoteHost(server);
+    const history = await host.history(RUN);
     const { status } = history.record;
     if (status === "completed") return last;
     const pending = history.pendingSuspension;
     if (status === "suspended" && pending && !pending.answered) {
-      assertExit(
-        await runner(server, ["answer", RUN, pending.suspensionId, JSON.stringify(ANSWER)]),
-        0,
-      );
+      await host.answer(RUN, pending.suspensionId, ANSWER, true);
       continue;
     }
-    const outcome = await runner(server, ["resume", RUN]);
-    assert.equal(outcome.signal, null, outcome.stderr);
-    assert.ok(outcome.code === 0 || outcome.code === 2, outcome.stderr);
-    last = outcome.stdout;
+    if (processes++ === 0) {
+      const outcome = await runner(server, ["resume", RUN]);
+      assert.equal(outcome.signal, null, outcome.stderr);
+      assert.ok(outcome.code === 0 || outcome.code === 2, outcome.stderr);
+      last = outcome.stdout;
+    } else {
+      const output = capture();
+      await host.resume(RUN, output.io);
+      last = output.text();
+    }
   }
   throw new Error("the run did not complete");
 }
