@@ -39,7 +39,6 @@ import { join } from "node:path";
 import type { PendingSuspension, RunRecord } from "../contracts/run-record.ts";
 import {
   AnswerRefusedError,
-  RunConflictError,
   RunNotFoundError,
   RunStateError,
   WorkerShellPermissionError,
@@ -58,6 +57,7 @@ import type {
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
 import { checkRunId } from "../execution/run-id.ts";
+import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
 import { definitionHash } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
@@ -119,7 +119,11 @@ export class RemoteWorkflowHost implements WorkflowHost {
     const propsHash = sha256Hex(canonicalJson(request.props));
     const found = await this.#read(id);
     if (found) {
-      checkCompatible(found.snapshot.record, definition, propsHash, request.target);
+      checkStartConflict(found.snapshot.record, {
+        definitionHash: definition,
+        target: request.target,
+        propsHash,
+      });
       refuseSecretStop(found.snapshot.record, io);
       io.onRun(id);
       return await this.#continue(id, io, found);
@@ -437,25 +441,6 @@ function memoryDatabase(): NodeSqliteSeam {
 
 function notFound(id: string): RunNotFoundError {
   return new RunNotFoundError(`Cannot find run "${id}": no such remote run`);
-}
-
-/** Refuses to start run `id` again with another definition or props, as the local host does. */
-function checkCompatible(
-  record: RunRecord,
-  definition: string,
-  propsHash: string,
-  target: string | undefined,
-): void {
-  const differs = record.definitionHash !== definition
-    ? (record.target ?? null) !== (target ?? null) ? "target" : "definition"
-    : record.propsHash !== propsHash
-    ? "props value"
-    : undefined;
-  if (differs) {
-    throw new RunConflictError(
-      `Cannot start run "${record.id}" again: it exists with a different ${differs}`,
-    );
-  }
 }
 
 /** As locally: a run the secret gate stopped is continued only with the gate off. */
