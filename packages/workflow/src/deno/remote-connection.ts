@@ -34,6 +34,16 @@ export const SUBPROTOCOL: string = WEBSOCKET_PROTOCOL;
 /** How often an open connection pings. */
 export const PING_INTERVAL_MS = 30_000;
 
+/** How a connection is opened. */
+export interface RemoteConnectionOptions {
+  /**
+   * Extra request headers of the upgrade, such as the admission Worker's
+   * `Authorization: Bearer …` and `X-Xmd-Issue` (the WebSocket headers are
+   * the connection's own).
+   */
+  headers?: HeadersInit;
+}
+
 interface InFlight {
   type: RequestType;
   resolve(reply: ChannelReply<RequestType>): void;
@@ -60,10 +70,13 @@ export class RemoteConnection implements RemoteChannel, Disposable {
   }
 
   /** Opens a connection to `url` (ws: or wss:); an unreachable one is `RemoteConnectionLostError`. */
-  static async open(url: string | URL): Promise<RemoteConnection> {
+  static async open(
+    url: string | URL,
+    options: RemoteConnectionOptions = {},
+  ): Promise<RemoteConnection> {
     let socket: WebSocket;
     try {
-      socket = new WebSocket(url, SUBPROTOCOL);
+      socket = new WebSocket(url, { protocols: [SUBPROTOCOL], headers: options.headers ?? {} });
     } catch (error) {
       throw new RemoteConnectionLostError(
         "Cannot connect to the run's Durable Object: its address is not a WebSocket URL",

@@ -91,6 +91,8 @@ export interface RemoteWorkflowHostOptions {
   shell?: WorkerShellOptions;
   /** Where working copies are made (default: the system's temporary folder). */
   workDir?: string;
+  /** Extra request headers of every connection's upgrade (the admission Worker's credentials). */
+  headers?: HeadersInit;
 }
 
 /** A `WorkflowHost` whose runs live in Durable Objects. */
@@ -413,7 +415,9 @@ export class RemoteWorkflowHost implements WorkflowHost {
   }
 
   async #connect(id: string, role: "executor" | "reader"): Promise<RemoteConnection> {
-    const connection = await RemoteConnection.open(this.#options.url(id));
+    const connection = await RemoteConnection.open(this.#options.url(id), {
+      headers: this.#options.headers,
+    });
     try {
       await connection.call({ type: "hello", role });
       return connection;

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { encodeReply, WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RemoteConnectionLostError } from "../remote/remote-refusal.ts";
-import { RunStateError } from "../contracts/workflow-errors.ts";
+import { RunNotFoundError, RunStateError } from "../contracts/workflow-errors.ts";
 import { RemoteConnection } from "./remote-connection.ts";
+import { RemoteWorkflowHost } from "./remote-workflow-host.ts";
 
 /** A loopback WebSocket server answering each message with `answer`. */
 function hostile(
@@ -81,6 +82,43 @@ Deno.test("RM-43 a server that closes the socket with a request in flight reject
       return true;
     });
     connection.close();
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("RM-60 the upgrade carries the extra request headers given, through the connection and the remote host", async () => {
+  const seen: Headers[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    seen.push(new Headers(request.headers));
+    const { socket, response } = Deno.upgradeWebSocket(request, { protocol: WEBSOCKET_PROTOCOL });
+    socket.binaryType = "arraybuffer";
+    socket.onmessage = (event) => {
+      const { id, type } = JSON.parse(
+        new TextDecoder().decode(new Uint8Array(event.data as ArrayBuffer, 4)),
+      );
+      socket.send(
+        type === "hello"
+          ? encodeReply({ v: 1, re: id, type, role: "reader", epoch: null, frontier: null })
+          : type === "read-run"
+          ? encodeReply({ v: 1, re: id, type, run: null })
+          : encodeReply({ v: 1, re: id, type }),
+      );
+    };
+    return response;
+  });
+  const headers = { Authorization: "Bearer a.b.c", "X-Xmd-Issue": "octo/repo#7" };
+  try {
+    using connection = await RemoteConnection.open(urlOf(server), { headers });
+    assert.deepEqual((await connection.call({ type: "ping" })).reply, {});
+    const host = new RemoteWorkflowHost({ url: () => urlOf(server), headers });
+    await assert.rejects(host.inspect("run1"), RunNotFoundError);
+    assert.equal(seen.length, 2);
+    for (const request of seen) {
+      assert.equal(request.get("authorization"), "Bearer a.b.c");
+      assert.equal(request.get("x-xmd-issue"), "octo/repo#7");
+      assert.equal(request.get("sec-websocket-protocol"), WEBSOCKET_PROTOCOL);
+    }
   } finally {
     await server.shutdown();
   }
