@@ -10,6 +10,10 @@
  * effect), is appended carrying that root, and commits with it. Chunks and
  * objects are hashed with `nativeSha256Hex`, as the local provider does.
  *
+ * The same path runs on a remote runner's working copy when the journal's
+ * commits go to a `RunCommits` (`effectRunOn` with the remote host's
+ * `RemoteRunCommits`), as `executeRun` wires it there.
+ *
  * Invariant: a benchmark that uses this counts its live appends and checks
  * them against the database (`verify`), so a call that did not commit fails
  * the benchmark instead of timing it.
@@ -24,10 +28,11 @@ import {
   type SecretGate,
   type ShellProvider,
 } from "@xmd/core";
-import { RunStore } from "@xmd/workflow";
+import { RunStore, type SqlSeam } from "@xmd/workflow";
 import {
   EffectTransactions,
   publishRoot,
+  type RunCommits,
   verifyRoot,
   Workspace,
   WorkspaceFileSystem,
@@ -61,8 +66,23 @@ export async function openEffectRun(
   gate: SecretGate = createSecretGate(),
 ): Promise<EffectRun> {
   const { seam, store, execution } = await openBenchRun(path);
-  const effects = new EffectTransactions(store, gate, nativeSha256Hex);
-  let appended = 0;
+  return await effectRunOn(seam, store, execution, gate);
+}
+
+/**
+ * The effect path over an open run database `seam` whose `execution` is
+ * running, each effect committed through `commits` when given; the events
+ * already in the journal are replayed first, so `verify` counts them too.
+ */
+export async function effectRunOn(
+  seam: SqlSeam & Disposable,
+  store: RunStore,
+  execution: number,
+  gate: SecretGate = createSecretGate(),
+  commits?: RunCommits,
+): Promise<EffectRun> {
+  const effects = new EffectTransactions(store, gate, nativeSha256Hex, commits);
+  let appended = store.record().eventCount;
   const stream: DurableStream = {
     readAll: () => Promise.resolve(store.events().map((entry) => entry.event)),
     append: async (event) => {

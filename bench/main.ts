@@ -45,6 +45,7 @@ import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 import { BLOCK_FILES, runWorkspaceGate, workspaceGateTable } from "./workspace-gate.ts";
 import { FILES, openVerifyRunFixture } from "./verify-run.ts";
 import { runScale, SCALE_SAMPLES, scaleSizes, scaleTable, TARGET_SCALE_GROWTH } from "./scale.ts";
+import { remoteTables, runRemote } from "./remote.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
 const LARGEST = SIZES[SIZES.length - 1];
@@ -388,6 +389,12 @@ if (Deno.args[0] === "scale") {
 if (Deno.args[0] === "workspace-gate") {
   // `deno task bench workspace-gate`: only the secret gate on Workspace writes, printed, not saved.
   console.log(workspaceGateTable(await runWorkspaceGate()));
+  Deno.exit(0);
+}
+
+if (Deno.args[0] === "remote") {
+  // `deno task bench remote`: only the remote host's rows, printed, not saved.
+  console.log(remoteTables(await runRemote()));
   Deno.exit(0);
 }
 

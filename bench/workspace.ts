@@ -123,7 +123,7 @@ export function sampleTimed(
 }
 
 /** 1 KiB of text, different for each call. */
-function effectText(call: number): string {
+export function effectText(call: number): string {
   const line = "a workspace effect writes this line again and again\n";
   return (String(call).padStart(8, "0") + line.repeat(24)).slice(0, EFFECT_BYTES);
 }

@@ -54,6 +54,7 @@ import {
 } from "../../../workflow/src/remote/remote-protocol-error.ts";
 import {
   RemoteConnectionLostError,
+  RemoteConnectionRefusedError,
   RemoteUnsupportedError,
 } from "../../../workflow/src/remote/remote-refusal.ts";
 
@@ -111,6 +112,7 @@ const SAMPLES: Error[] = [
   new WorkerShellError("m"),
   new UsageError("m"),
   new RemoteConnectionLostError("m"),
+  new RemoteConnectionRefusedError(401, "m"),
   new RemoteUnsupportedError("m"),
 ];
 

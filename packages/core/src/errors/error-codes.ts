@@ -23,6 +23,10 @@ export const ERROR_CODES = [
   },
   { code: "cli.usage", meaning: "the command line cannot be carried out as given" },
   { code: "connection.lost", meaning: "the connection to a remote host was lost; run again" },
+  {
+    code: "connection.refused",
+    meaning: "the server in front of a remote host refused the connection",
+  },
   { code: "db.access", meaning: "a run database cannot be read without writing" },
   { code: "db.corrupt", meaning: "a run database is damaged or partially initialized" },
   { code: "db.format", meaning: "a file is not an xmd run database" },

@@ -3,7 +3,8 @@
  * it), as the runner holds it: it asks for subprotocol `xmd.remote.v1` (the
  * handshake fails on any other; a server may select none, as every frame
  * names its version), binary frames of `frames.ts`, replies matched to
- * requests by id.
+ * requests by id. The socket is `websocket-client.ts` (no Nagle delay on a
+ * frame), not Deno's built-in `WebSocket`.
  *
  * Invariants:
  * - Every received message is parsed strictly (`decodeReply`) before it is
@@ -12,7 +13,9 @@
  *   reply can be trusted to answer what it claims to.
  * - When the socket closes (or never opens), every request in flight and
  *   every later one rejects with `RemoteConnectionLostError`; nothing is
- *   sent again.
+ *   sent again. An upgrade the server answers with another status than 101
+ *   is `RemoteConnectionRefusedError` (its status and body; nothing was
+ *   opened).
  * - A `ping` goes every 30 s while the connection is open, so the edge
  *   keeps an idle socket open; the timer never keeps the process alive.
  *
@@ -21,6 +24,7 @@
 import {
   decodeReply,
   encodeRequest,
+  MAX_MESSAGE_BYTES,
   PROTOCOL_VERSION,
   type Request,
   type RequestType,
@@ -28,6 +32,7 @@ import {
 } from "../remote/frames.ts";
 import type { CallBody, ChannelReply, RemoteChannel } from "../remote/remote-channel.ts";
 import { refusalOf, RemoteConnectionLostError } from "../remote/remote-refusal.ts";
+import { WebSocketClient } from "./websocket-client.ts";
 
 /** The WebSocket subprotocol the runner asks for (version 1's). */
 export const SUBPROTOCOL: string = WEBSOCKET_PROTOCOL;
@@ -52,44 +57,37 @@ interface InFlight {
 
 /** An open connection to a run's Durable Object. */
 export class RemoteConnection implements RemoteChannel, Disposable {
-  readonly #socket: WebSocket;
+  readonly #socket: WebSocketClient;
   readonly #inFlight = new Map<number, InFlight>();
   readonly #ping: number;
   #nextId = 1;
   #lost: RemoteConnectionLostError | undefined;
 
-  private constructor(socket: WebSocket) {
+  private constructor(socket: WebSocketClient) {
     this.#socket = socket;
-    socket.onmessage = (event) => this.#receive(event.data);
-    socket.onclose = () => this.#lose("the connection to the run's Durable Object closed");
-    socket.onerror = () => this.#lose("the connection to the run's Durable Object failed");
     this.#ping = Number(setInterval(() => {
       this.call({ type: "ping" }).catch(() => {});
     }, PING_INTERVAL_MS));
     Deno.unrefTimer(this.#ping);
+    socket.start({
+      onMessage: (data) => this.#receive(data),
+      onClose: () => this.#lose("the connection to the run's Durable Object closed"),
+    });
   }
 
-  /** Opens a connection to `url` (ws: or wss:); an unreachable one is `RemoteConnectionLostError`. */
+  /**
+   * Opens a connection to `url` (ws: or wss:). An unreachable one is
+   * `RemoteConnectionLostError`; an upgrade refused with an HTTP status,
+   * `RemoteConnectionRefusedError`.
+   */
   static async open(
     url: string | URL,
     options: RemoteConnectionOptions = {},
   ): Promise<RemoteConnection> {
-    let socket: WebSocket;
-    try {
-      socket = new WebSocket(url, { protocols: [SUBPROTOCOL], headers: options.headers ?? {} });
-    } catch (error) {
-      throw new RemoteConnectionLostError(
-        "Cannot connect to the run's Durable Object: its address is not a WebSocket URL",
-        { cause: error },
-      );
-    }
-    socket.binaryType = "arraybuffer";
-    await new Promise<void>((resolve, reject) => {
-      socket.onopen = () => resolve();
-      socket.onerror = () =>
-        reject(new RemoteConnectionLostError("Cannot connect to the run's Durable Object"));
-      socket.onclose = () =>
-        reject(new RemoteConnectionLostError("Cannot connect to the run's Durable Object"));
+    const socket = await WebSocketClient.connect(url, {
+      protocol: SUBPROTOCOL,
+      headers: options.headers,
+      maxMessageBytes: MAX_MESSAGE_BYTES,
     });
     return new RemoteConnection(socket);
   }
@@ -107,9 +105,7 @@ export class RemoteConnection implements RemoteChannel, Disposable {
         resolve: resolve as (reply: ChannelReply<RequestType>) => void,
         reject,
       });
-      try {
-        this.#socket.send(message);
-      } catch {
+      if (!this.#socket.send(message)) {
         this.#lose("the connection to the run's Durable Object closed");
       }
     });
@@ -118,25 +114,21 @@ export class RemoteConnection implements RemoteChannel, Disposable {
   /** Closes the connection (ownership, if it held the run, ends with it). */
   close(): void {
     this.#lose("the connection was closed by this runner");
-    try {
-      this.#socket.close(1000);
-    } catch {
-      // Already closing.
-    }
+    this.#socket.close(1000);
   }
 
   [Symbol.dispose](): void {
     this.close();
   }
 
-  #receive(data: unknown): void {
-    if (!(data instanceof ArrayBuffer)) {
+  #receive(data: Uint8Array | string): void {
+    if (typeof data === "string") {
       this.#fail("it sent a text message");
       return;
     }
     let decoded: ReturnType<typeof decodeReply>;
     try {
-      decoded = decodeReply(new Uint8Array(data));
+      decoded = decodeReply(data);
     } catch {
       this.#fail("it sent a reply that does not parse");
       return;
@@ -162,11 +154,7 @@ export class RemoteConnection implements RemoteChannel, Disposable {
   /** A reply that cannot be trusted: the connection is closed, everything in flight lost. */
   #fail(why: string): void {
     this.#lose(`the run's Durable Object broke the protocol: ${why}`);
-    try {
-      this.#socket.close(1002);
-    } catch {
-      // Already closing.
-    }
+    this.#socket.close(1002);
   }
 
   #lose(why: string): void {

@@ -43,6 +43,30 @@ export class RemoteConnectionLostError extends XmdError {
 }
 
 /**
+ * The server in front of the run's Durable Object (the admission Worker)
+ * answered the WebSocket upgrade with an HTTP status instead of opening the
+ * connection; nothing was sent. Its body (at most 64 KiB, as text) is kept
+ * for the caller to parse, never put in the message.
+ */
+export class RemoteConnectionRefusedError extends XmdError {
+  /** The class name. */
+  override name = "RemoteConnectionRefusedError";
+  /** The stable code. */
+  readonly code = "connection.refused";
+  /** The HTTP status. */
+  readonly status: number;
+  /** The response body as text. */
+  readonly body: string;
+
+  /** A refusal with `status` and `body`. */
+  constructor(status: number, body: string) {
+    super(`The server refused the connection to the run's Durable Object with HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/**
  * A request the remote host does not serve yet (part 2 of the remote host
  * adds it); nothing was sent or changed.
  */
