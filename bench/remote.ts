@@ -457,7 +457,14 @@ export function remoteTables(results: RemoteResults): string {
     "lrrrr",
   );
   const acquired = markdownTable(
-    ["files", "median ms", "p99 ms", "µs/file", "MB received", "floor ms (verifyRoot + liveRootOf)"],
+    [
+      "files",
+      "median ms",
+      "p99 ms",
+      "µs/file",
+      "MB received",
+      "floor ms (verifyRoot + liveRootOf)",
+    ],
     acquisition.sizes.map((size) => [
       fixed(size.files, 0),
       fixed(size.summary.medianMs, 1),
@@ -480,7 +487,9 @@ export function remoteTables(results: RemoteResults): string {
       ],
       ["remote ÷ local <File> 1 KiB effect, p99", `${fixed(effect.p99Ratio, 2)}×`, "(context)", ""],
       [
-        `bytes sent for a one-file change, ${fixed(bytes.files, 0)} files (max of ${bytes.changes})`,
+        `bytes sent for a one-file change, ${
+          fixed(bytes.files, 0)
+        } files (max of ${bytes.changes})`,
         `${fixed(bytes.maxSent, 0)} B (median ${fixed(bytes.medianSent, 0)} B)`,
         `≤ ${fixed(bytes.bound, 0)} B (${TARGET_BYTES_FACTOR} × (changed + path trees))`,
         bytes.met ? "yes" : "no",
