@@ -12,6 +12,12 @@
  *   `commit` frame, or are staged ahead with `put-objects` when they do not
  *   fit one message. An event or object over the row limit is refused before
  *   any frame is sent (`limit.row`).
+ * - The chunk frames are pipelined: at most `CHUNK_FRAMES_IN_FLIGHT` await
+ *   their replies at once, and the last of them are still in flight when the
+ *   commit goes, so a small effect costs one round trip, not two. The
+ *   Durable Object handles a socket's frames in order and refuses a commit
+ *   naming a chunk it does not hold, so a refused `put-chunks` can never be
+ *   followed by a landed commit; its refusal is the one raised.
  * - A hash becomes known only once the commit that reaches it is
  *   acknowledged, and the acknowledged frontier must be the one the change
  *   produces; anything else rejects, so the working copy rolls back.
@@ -30,13 +36,15 @@ import { liveHardLinks } from "../workspace/hard-links.ts";
 import { readObjectText } from "../workspace/object-store.ts";
 import { FileObjectSchema, TreeObjectSchema } from "../workspace/verify-root.ts";
 import { MAX_CHUNKS_PER_FRAME, MAX_MESSAGE_BYTES, type SentObject } from "./frames.ts";
-import type { RemoteChannel } from "./remote-channel.ts";
+import type { ChannelReply, RemoteChannel } from "./remote-channel.ts";
 import { RemoteProtocolError } from "./remote-protocol-error.ts";
 import { checkRow } from "./row-limit.ts";
 
 /** Room left in a frame for its header beside the objects or chunks it carries. */
 const FRAME_MARGIN = 256 * 1024;
 const OBJECTS_PER_FRAME_BYTES = MAX_MESSAGE_BYTES - FRAME_MARGIN;
+/** `put-chunks` frames awaiting their replies at once (at most 4 × 8 MiB buffered). */
+export const CHUNK_FRAMES_IN_FLIGHT = 4;
 
 /** Commits a working copy's changes through one executor connection. */
 export class RemoteRunCommits implements RunCommits {
@@ -94,19 +102,28 @@ export class RemoteRunCommits implements RunCommits {
     for (const object of objects) {
       checkRow(object.text, `Workspace object ${object.hash.slice(0, 12)}`);
     }
-    await this.#putChunks(chunks);
-    const carried = await this.#stageAhead(objects);
-    const groups = liveHardLinks(this.#sql, change.root);
-    const links = canonicalLinks(groups);
-    const sent = this.#channel.call({
-      type: "commit",
-      expected: change.expected,
-      event: change.event,
-      root: change.root,
-      ...(carried.length > 0 ? { objects: carried } : {}),
-      ...(links !== this.#links ? { links: groups } : {}),
-    });
-    this.#onSent?.();
+    const puts = await this.#putChunks(chunks);
+    let sent: Promise<ChannelReply<"commit">>;
+    let links: string;
+    try {
+      const carried = await this.#stageAhead(objects);
+      const groups = liveHardLinks(this.#sql, change.root);
+      links = canonicalLinks(groups);
+      sent = this.#channel.call({
+        type: "commit",
+        expected: change.expected,
+        event: change.event,
+        root: change.root,
+        ...(carried.length > 0 ? { objects: carried } : {}),
+        ...(links !== this.#links ? { links: groups } : {}),
+      });
+      // Observed below, unless a chunk's refusal is raised first.
+      sent.catch(() => {});
+      this.#onSent?.();
+    } finally {
+      // A chunk refused (or lost) is what went wrong, whatever came after it.
+      await Promise.all(puts);
+    }
     const { reply } = await sent;
     this.#check(reply.frontier, {
       execution: change.expected.execution,
@@ -166,7 +183,13 @@ export class RemoteRunCommits implements RunCommits {
     return { hash, text, sent: { hash, text } };
   }
 
-  async #putChunks(hashes: readonly string[]): Promise<void> {
+  /**
+   * Sends `hashes` in `put-chunks` frames, at most `CHUNK_FRAMES_IN_FLIGHT`
+   * awaiting replies at once; resolves with the replies still awaited (each
+   * already handled, so none rejects unobserved).
+   */
+  async #putChunks(hashes: readonly string[]): Promise<Promise<unknown>[]> {
+    const inFlight: Promise<unknown>[] = [];
     for (let at = 0; at < hashes.length; at += MAX_CHUNKS_PER_FRAME) {
       const batch = hashes.slice(at, at + MAX_CHUNKS_PER_FRAME).map((hash) => {
         const data = this.#sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0]?.data;
@@ -184,11 +207,15 @@ export class RemoteRunCommits implements RunCommits {
         payload.set(chunk.data, offset);
         offset += chunk.data.length;
       }
-      await this.#channel.call({
+      if (inFlight.length === CHUNK_FRAMES_IN_FLIGHT) await inFlight.shift();
+      const put = this.#channel.call({
         type: "put-chunks",
         chunks: batch.map((chunk) => ({ hash: chunk.hash, length: chunk.data.length })),
       }, payload);
+      put.catch(() => {});
+      inFlight.push(put);
     }
+    return inFlight;
   }
 
   /**
