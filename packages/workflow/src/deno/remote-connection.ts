@@ -95,6 +95,7 @@ export class RemoteConnection implements RemoteChannel, Disposable {
   call<T extends RequestType>(
     body: CallBody<T>,
     payload?: Uint8Array,
+    onWritten?: () => void,
   ): Promise<ChannelReply<T>> {
     if (this.#lost) return Promise.reject(this.#lost);
     const id = this.#nextId++;
@@ -105,7 +106,7 @@ export class RemoteConnection implements RemoteChannel, Disposable {
         resolve: resolve as (reply: ChannelReply<RequestType>) => void,
         reject,
       });
-      if (!this.#socket.send(message)) {
+      if (!this.#socket.send(message, onWritten)) {
         this.#lose("the connection to the run's Durable Object closed");
       }
     });

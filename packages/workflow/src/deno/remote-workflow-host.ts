@@ -134,22 +134,27 @@ export class RemoteWorkflowHost implements WorkflowHost {
     try {
       const root = request.program.root.file;
       await step(
-        connection.call({
-          type: "create",
-          run: {
-            id,
-            document: root,
-            target: request.target ?? null,
-            definitionHash: definition,
-            props: request.props,
-            propsHash,
-            sources: [...request.program.sources].map(([label, text]) => ({
-              label,
-              text,
-              root: label === root,
-            })),
-          },
-        }),
+        (onWritten) =>
+          connection.call(
+            {
+              type: "create",
+              run: {
+                id,
+                document: root,
+                target: request.target ?? null,
+                definitionHash: definition,
+                props: request.props,
+                propsHash,
+                sources: [...request.program.sources].map(([label, text]) => ({
+                  label,
+                  text,
+                  root: label === root,
+                })),
+              },
+            },
+            undefined,
+            onWritten,
+          ),
         "create",
       );
       io.onRun(id);
@@ -339,8 +344,9 @@ export class RemoteWorkflowHost implements WorkflowHost {
       // Acquisition closed a `running` run whose executor is gone as interrupted.
       const { reply } = await connection.call({ type: "read-run" });
       if (!reply.run) throw notFound(id);
+      const expected = reply.run.frontier;
       await step(
-        connection.call({ type: "begin", expected: reply.run.frontier }),
+        (onWritten) => connection.call({ type: "begin", expected }, undefined, onWritten),
         "begin-execution",
       );
       return await this.#execute(id, connection, io);
@@ -428,10 +434,15 @@ export class RemoteWorkflowHost implements WorkflowHost {
   }
 }
 
-/** Awaits `request`, a lifecycle request sent just now, with its `sent` and `acked` failpoints. */
-async function step<T>(request: Promise<T>, point: "create" | "begin-execution"): Promise<T> {
-  tripRemoteFailpoint(point, "sent");
-  const reply = await request;
+/**
+ * Sends a lifecycle request with `send` and awaits it, with its `sent`
+ * (its frame written to the socket) and `acked` failpoints.
+ */
+async function step<T>(
+  send: (onWritten: () => void) => Promise<T>,
+  point: "create" | "begin-execution",
+): Promise<T> {
+  const reply = await send(() => tripRemoteFailpoint(point, "sent"));
   tripRemoteFailpoint(point, "acked");
   return reply;
 }

@@ -163,10 +163,14 @@ export class WebSocketClient {
     return this.#closed;
   }
 
-  /** Sends one binary message; false when the connection has ended (nothing is sent). */
-  send(data: Uint8Array): boolean {
+  /**
+   * Sends one binary message; false when the connection has ended (nothing
+   * is sent). `onWritten` is called once the whole frame is written to the
+   * socket.
+   */
+  send(data: Uint8Array, onWritten?: () => void): boolean {
     if (this.#closed || this.#closeSent) return false;
-    this.#write(encodeFrame(OPCODE.binary, data));
+    this.#write(encodeFrame(OPCODE.binary, data), onWritten);
     return true;
   }
 
@@ -185,13 +189,15 @@ export class WebSocketClient {
     this.#write(encodeFrame(OPCODE.close, payload));
   }
 
-  #write(frame: Uint8Array): void {
+  #write(frame: Uint8Array, onWritten?: () => void): void {
     this.#writing = this.#writing.then(async () => {
       try {
         await writeAll(this.#conn, frame);
       } catch {
         this.#end("the connection failed while sending");
+        return;
       }
+      onWritten?.();
     });
   }
 

@@ -83,11 +83,13 @@ async function echoes(url: string): Promise<void> {
   const { client, next, closed } = await open(url);
   for (const [index, size] of SIZES.entries()) {
     const sent = pattern(size, index);
-    assert.ok(client.send(sent));
+    let written = false;
+    assert.ok(client.send(sent, () => written = true));
     const back = await next();
     assert.ok(back instanceof Uint8Array, `${size} bytes came back binary`);
     assert.equal(back.length, size);
     assert.deepEqual(back, sent, `${size} bytes came back unchanged`);
+    assert.ok(written, "the frame was reported written");
   }
   client.close();
   assert.equal(await closed, "the connection was closed by this side");

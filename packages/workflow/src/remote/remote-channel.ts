@@ -27,9 +27,14 @@ export type CallBody<T extends RequestType> = RequestBody<T> & { type: T };
 
 /** Sends requests over one connection and resolves with their replies. */
 export interface RemoteChannel {
-  /** Sends `body` (with `payload` for `put-chunks`) and resolves with its reply. */
+  /**
+   * Sends `body` (with `payload` for `put-chunks`) and resolves with its
+   * reply; `onWritten` is called once its frame is written to the socket
+   * (never when the connection ended first).
+   */
   call<T extends RequestType>(
     body: CallBody<T>,
     payload?: Uint8Array,
+    onWritten?: () => void,
   ): Promise<ChannelReply<T>>;
 }

@@ -59,7 +59,8 @@ export class RemoteRunCommits implements RunCommits {
    * Commits over `channel` from the working copy `sql`, whose Durable Object
    * holds `known` (the hashes acquisition fetched) and the hard-link groups
    * `links` of its current root. `onSent` is called once each change's
-   * frame is written, before its reply (the runner's `sent` failpoint).
+   * frame is written to the socket, before its reply (the runner's `sent`
+   * failpoint).
    */
   constructor(
     channel: RemoteChannel,
@@ -86,13 +87,16 @@ export class RemoteRunCommits implements RunCommits {
           `Cannot settle an execution as ${status}; this is a bug in xmd`,
         );
       }
-      const sent = this.#channel.call({
-        type: "settle",
-        expected: change.expected,
-        status,
-        stopReason: change.stopReason,
-      });
-      this.#onSent?.();
+      const sent = this.#channel.call(
+        {
+          type: "settle",
+          expected: change.expected,
+          status,
+          stopReason: change.stopReason,
+        },
+        undefined,
+        this.#onSent,
+      );
       const { reply } = await sent;
       this.#check(reply.frontier, change.expected);
       return;
@@ -109,17 +113,20 @@ export class RemoteRunCommits implements RunCommits {
       const carried = await this.#stageAhead(objects);
       const groups = liveHardLinks(this.#sql, change.root);
       links = canonicalLinks(groups);
-      sent = this.#channel.call({
-        type: "commit",
-        expected: change.expected,
-        event: change.event,
-        root: change.root,
-        ...(carried.length > 0 ? { objects: carried } : {}),
-        ...(links !== this.#links ? { links: groups } : {}),
-      });
+      sent = this.#channel.call(
+        {
+          type: "commit",
+          expected: change.expected,
+          event: change.event,
+          root: change.root,
+          ...(carried.length > 0 ? { objects: carried } : {}),
+          ...(links !== this.#links ? { links: groups } : {}),
+        },
+        undefined,
+        this.#onSent,
+      );
       // Observed below, unless a chunk's refusal is raised first.
       sent.catch(() => {});
-      this.#onSent?.();
     } finally {
       // A chunk refused (or lost) is what went wrong, whatever came after it.
       await Promise.all(puts);

@@ -17,6 +17,7 @@ import type { RequestType } from "./frames.ts";
 
 interface Call {
   type: RequestType;
+  written?: () => void;
   settle(reply: unknown): void;
   fail(error: Error): void;
 }
@@ -25,10 +26,11 @@ interface Call {
 function heldChannel(): { channel: RemoteChannel; calls: Call[]; tick(): Promise<void> } {
   const calls: Call[] = [];
   const channel: RemoteChannel = {
-    call<T extends RequestType>(body: CallBody<T>) {
+    call<T extends RequestType>(body: CallBody<T>, _payload?: Uint8Array, written?: () => void) {
       return new Promise<ChannelReply<T>>((resolve, reject) => {
         calls.push({
           type: body.type,
+          written,
           settle: (reply) => resolve({ reply, payload: new Uint8Array() } as ChannelReply<T>),
           fail: reject,
         });
@@ -100,4 +102,28 @@ Deno.test("RM-64 a refused put-chunks is the error raised, though the commit beh
   calls[2].settle({ stored: 3 });
   calls[3].settle({ frontier: { execution: 1, events: 1, root }, eventId: 1 });
   await again;
+});
+
+Deno.test("RM-64 the sent point of a commit is its frame written to the socket, not the call", async () => {
+  const { seam, empty, root } = workingCopy(1);
+  const { channel, calls, tick } = heldChannel();
+  let sent = 0;
+  const commits = new RemoteRunCommits(
+    channel,
+    seam,
+    new Set([empty]),
+    [],
+    "the copy",
+    () => sent++,
+  );
+  const expected = { execution: 1, events: 0, root: empty };
+  const done = commits.commit({ kind: "append", expected, event: EVENT, root });
+  await tick();
+  assert.deepEqual(calls.map((call) => call.type), ["put-chunks", "commit"]);
+  assert.equal(sent, 0, "nothing counts as sent before the socket took the frame");
+  calls[1].written!();
+  assert.equal(sent, 1);
+  calls[0].settle({ stored: 1 });
+  calls[1].settle({ frontier: { execution: 1, events: 1, root }, eventId: 1 });
+  await done;
 });
