@@ -5,7 +5,7 @@
  * side built as `RemoteWorkflowHost` builds it: an executor connection
  * (`RemoteConnection`), `create`, the working copy (`readRemoteRun`,
  * `fetchRoot`, `writeWorkingCopy` into a run database opened with
- * `openRunDatabase`), and the executor's effect path (`_workspace-effect.ts`)
+ * `openWorkingCopy`), and the executor's effect path (`_workspace-effect.ts`)
  * committing through `RemoteRunCommits`.
  *
  * - `<File>` effect: a 1 KiB write on a run whose Workspace holds only that
@@ -41,6 +41,7 @@ import {
   encodeRequest,
   WEBSOCKET_PROTOCOL,
 } from "../packages/workflow/src/remote/frames.ts";
+import { openWorkingCopy } from "../packages/workflow/src/deno/working-copy-database.ts";
 import { definitionHashOf } from "../packages/workflow/src/remote/new-run-checks.ts";
 import { RemoteRunCommits } from "../packages/workflow/src/remote/remote-run-commits.ts";
 import {
@@ -126,8 +127,7 @@ async function createRemoteRun(url: string, id: string, dir: string): Promise<Re
   });
   const remote = await readRemoteRun(connection);
   if (!remote) throw new Error(`Cannot benchmark run ${id}: it was not created`);
-  const opened = await openRunDatabase(`${dir}/${id}.sqlite`, where, { create: true });
-  const seam = opened!.seam;
+  const seam = await openWorkingCopy(`${dir}/${id}.sqlite`, where);
   const known = await fetchRoot(connection, seam, remote.snapshot.record.root, nativeSha256Hex);
   writeWorkingCopy(seam, remote, where, nativeSha256Hex);
   const store = new RunStore(seam, where);
@@ -398,7 +398,7 @@ async function measureAcquisition(
       await connection.call({ type: "hello", role: "reader" });
       const run = await readRemoteRun(connection);
       if (!run) throw new Error("Cannot benchmark an acquisition: no run");
-      using seam = (await openRunDatabase(path, "the copy", { create: true }))!.seam;
+      using seam = await openWorkingCopy(path, "the copy");
       await fetchRoot(connection, seam, run.snapshot.record.root, nativeSha256Hex);
       writeWorkingCopy(seam, run, "the copy", nativeSha256Hex);
       const count = (seam.exec("SELECT count(*) AS n FROM ws_inode WHERE kind = 'file'") as {
@@ -473,7 +473,7 @@ export function remoteTables(results: RemoteResults): string {
       fixed(size.receivedBytes / 1e6, 2),
       fixed(size.floor.medianMs, 1),
     ]),
-    "rrrrrr",
+    "rrrrrrr",
   );
   const largest = acquisition.sizes[acquisition.sizes.length - 1];
   const checks = markdownTable(
@@ -486,6 +486,12 @@ export function remoteTables(results: RemoteResults): string {
         effect.met ? "yes" : "no",
       ],
       ["remote ÷ local <File> 1 KiB effect, p99", `${fixed(effect.p99Ratio, 2)}×`, "(context)", ""],
+      [
+        "remote ÷ local <File> 1 KiB effect, min (least scheduling wait)",
+        `${fixed(effect.remote.summary.minMs / effect.local.summary.minMs, 2)}×`,
+        "(context)",
+        "",
+      ],
       [
         `bytes sent for a one-file change, ${
           fixed(bytes.files, 0)

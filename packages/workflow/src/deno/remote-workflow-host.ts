@@ -79,8 +79,8 @@ import { tripRemoteFailpoint, tripSentFailpoint } from "./failpoint.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 import { RemoteConnection } from "./remote-connection.ts";
-import { openRunDatabase } from "./run-database.ts";
 import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
+import { openWorkingCopy } from "./working-copy-database.ts";
 import { interpreterStartProblem } from "./worker-shell-process.ts";
 
 /** How a remote host reaches its runs. */
@@ -370,8 +370,7 @@ export class RemoteWorkflowHost implements WorkflowHost {
     if (!run) throw notFound(id);
     const dir = await Deno.makeTempDir({ dir: this.#options.workDir, prefix: "xmd-remote-" });
     try {
-      const opened = await openRunDatabase(join(dir, "copy.sqlite"), where, { create: true });
-      using seam = opened!.seam;
+      using seam = await openWorkingCopy(join(dir, "copy.sqlite"), where);
       const known = await fetchRoot(connection, seam, run.snapshot.record.root, nativeSha256Hex);
       writeWorkingCopy(seam, run, where, nativeSha256Hex);
       const store = new RunStore(seam, where);

@@ -8,6 +8,7 @@ import { DatabaseSync } from "node:sqlite";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import { nativeSha256Hex } from "../deno/native-sha256.ts";
 import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
+import { openWorkingCopy } from "../deno/working-copy-database.ts";
 import { initializeSchema } from "../store/schema.ts";
 import { readObjectText } from "../workspace/object-store.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
@@ -115,4 +116,19 @@ Deno.test("RM-64 a damaged chunk among pipelined replies is WorkflowDatabaseCorr
   for (const request of held.slice(1)) request.release();
   await assert.rejects(fetched, WorkflowDatabaseCorruptError);
   assert.equal((copy.exec("SELECT count(*) AS n FROM ws_chunk")[0] as { n: number }).n, 0);
+});
+
+Deno.test("RM-64 the runner's working copy is a run database written without waiting for the disk (synchronous = OFF)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    using seam = await openWorkingCopy(`${dir}/copy.sqlite`, "the copy");
+    assert.equal((seam.exec("PRAGMA synchronous")[0] as { synchronous: number }).synchronous, 0);
+    assert.equal(
+      (seam.exec("PRAGMA journal_mode")[0] as { journal_mode: string }).journal_mode,
+      "wal",
+    );
+    assert.equal((seam.exec("SELECT count(*) AS n FROM run")[0] as { n: number }).n, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
