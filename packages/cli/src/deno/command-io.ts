@@ -31,6 +31,8 @@ export interface CommandIo {
   onExec?(label: string): () => void;
   /** Resolves a user path against `cwd`. */
   resolve(path: string): string;
+  /** Reads standard input to its end (absent where there is none to read). */
+  readStdin?(): Promise<Uint8Array>;
 }
 
 const encoder = new TextEncoder();
@@ -69,6 +71,7 @@ export function processIo(signal: AbortSignal): CommandIo {
     stderrIsTerminal: Deno.stderr.isTerminal(),
     signal,
     resolve: (path) => isAbsolute(path) ? path : resolve(cwd, path),
+    readStdin: async () => new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
   };
 }
 

@@ -29,7 +29,10 @@ export interface CommandSpec {
   command: string;
   /** One line: what the command does. */
   summary: string;
-  /** The positionals, as they appear in the synopsis. */
+  /**
+   * The positionals, as they appear in the synopsis; trailing ones written in
+   * brackets (`[<json>|-]`) may be left out.
+   */
   positionals: readonly string[];
   /** Its options (`--help` is implied). */
   options: readonly OptionSpec[];
@@ -43,7 +46,7 @@ export interface CommandSpec {
 export interface ParsedCommand {
   /** Option values by name: a string for a valued option, `true` for a switch. */
   values: Record<string, string | boolean | undefined>;
-  /** The positionals, as many as the command declares. */
+  /** The positionals: as many as the command declares, less optional ones left out. */
   positionals: string[];
   /** `--help` or `-h` was given. */
   help: boolean;
@@ -65,9 +68,11 @@ export function parseCommand(spec: CommandSpec, args: readonly string[]): Parsed
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const help = values.help === true;
-  if (!help && parsed.positionals.length !== spec.positionals.length) {
+  const required = spec.positionals.filter((positional) => !positional.startsWith("[")).length;
+  const given = parsed.positionals.length;
+  if (!help && (given < required || given > spec.positionals.length)) {
     const expected = spec.positionals.length ? spec.positionals.join(" ") : "no arguments";
-    const extra = parsed.positionals.length > spec.positionals.length
+    const extra = given > spec.positionals.length
       ? `, not ${parsed.positionals.length} argument${parsed.positionals.length === 1 ? "" : "s"}`
       : "";
     throw new UsageError(`${spec.command} takes ${expected}${extra}: run ${spec.command} --help`);

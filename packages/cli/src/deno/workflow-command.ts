@@ -4,7 +4,8 @@
  * ```
  * xmd workflow start [--id=<run-id>] [--props-*=…] <document.md[#target]>
  * xmd workflow resume [--no-secret-detection] <run-id>
- * xmd workflow answer [--no-secret-detection] <run-id> <suspension-id> <json>
+ * xmd workflow answer [--no-secret-detection] [--file=<path> | --text=<value>]
+ *                     <run-id> <suspension-id|name> [<json> | -]
  * xmd workflow status <run-id> [--json]
  * xmd workflow list [--status=<status>] [--json]
  * xmd workflow history <run-id> [--json]
@@ -40,6 +41,7 @@ import {
 } from "@xmd/workflow";
 import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
+import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { typedLabel } from "./exec-progress.ts";
@@ -66,7 +68,8 @@ Commands:
   start [--id=<run-id>] [--props-<name>=<value>]… [--no-secret-detection]
         <document.md[#Section/Sub]>
   resume [--no-secret-detection] <run-id>
-  answer [--no-secret-detection] <run-id> <suspension-id> <json>
+  answer [--no-secret-detection] [--file=<path> | --text=<value>]
+         <run-id> <suspension-id|name> [<json> | -]
   status <run-id> [--json]
   list [--status=<status>] [--json]
   history <run-id> [--json]
@@ -218,16 +221,15 @@ async function run(
       );
     }
     case "answer": {
-      const [id, suspensionId, text] = positionals;
-      let value;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw new UsageError(
-          `Cannot read the answer: it is not valid JSON. Quote it for the shell, e.g. '{"ok":true}' or '"text"'`,
-        );
-      }
+      const [id, question, json] = positionals;
+      const form = answerForm(
+        json,
+        parsed.values.file as string | undefined,
+        parsed.values.text as string | undefined,
+      );
+      const value = await readAnswer(form, io);
       const secretDetection = secretDetectionOf(flags, io);
+      const suspensionId = await resolveQuestion(host, id, question, form);
       await host.answer(id, suspensionId, value, secretDetection);
       io.stdout(
         `answered ${suspensionId} of run ${id}; continue it with: xmd workflow resume ${id}\n`,

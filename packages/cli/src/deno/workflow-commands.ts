@@ -45,9 +45,23 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   answer: {
     command: "xmd workflow answer",
     summary: "Answer a suspended run's question (checked against its schema), to resume later.",
-    positionals: ["<run-id>", "<suspension-id>", "<json>"],
-    options: [NO_SECRET_DETECTION],
-    examples: [`xmd workflow answer release-1.4.0 decision-2 '{"approve":true}'`],
+    positionals: ["<run-id>", "<suspension-id|name>", "[<json>|-]"],
+    options: [
+      { name: "file", value: "<path>", description: "read the answer (JSON) from this file" },
+      {
+        name: "text",
+        value: "<value>",
+        description: "the answer is this string (a question whose schema's type is string)",
+      },
+      NO_SECRET_DETECTION,
+    ],
+    details: "The answer is JSON: an argument, - to read it from standard input, or --file. The\n" +
+      "question is its suspension id, or its as name when the run waits on that question.",
+    examples: [
+      `xmd workflow answer release-1.4.0 decision-2 '{"approve":true}'`,
+      `echo '{"approve":true}' | xmd workflow answer release-1.4.0 decision -`,
+      "xmd workflow answer release-1.4.0 note --text 'Ship it on Monday'",
+    ],
   },
   status: {
     command: "xmd workflow status",

@@ -632,7 +632,7 @@ Deno.test("answers that are refused are each explained and change nothing", asyn
   );
   assertRefused(
     missingValue,
-    "xmd workflow answer takes <run-id> <suspension-id> <json>: run xmd workflow answer --help",
+    "Missing the answer: give it as JSON, - (JSON on standard input), --file=<path> or --text=<value>",
   );
   await assertUnchanged(box, "r1", before);
 
