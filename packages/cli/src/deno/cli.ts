@@ -2,8 +2,9 @@
  * The `xmd` command: dispatch and the one place errors become exit codes.
  *
  * Invariant: a user mistake (bad arguments, a bad document, bad props, a bad
- * journal, a divergence, a secret) prints one `xmd: …` line and exits 1,
- * never a stack trace. Only an unexpected error prints its stack, as a bug.
+ * journal, a divergence, a secret, a remote host's refusal) prints one
+ * `xmd: …` line and exits 1, never a stack trace; a lost connection to a
+ * remote host exits 75 (run it again). Only an unexpected error prints its stack, as a bug.
  * That line never echoes an argument the secret gate would refuse.
  *
  * @module
@@ -74,7 +75,11 @@ const USER_ERRORS: ReadonlySet<XmdErrorCode> = new Set<XmdErrorCode>([
   "shell.permission",
   "shell.lost",
   "runs.folder",
+  "remote.refused",
 ]);
+
+/** A lost connection to a remote host: run the command again (EX_TEMPFAIL, RM-43). */
+const CONNECTION_LOST_EXIT = 75;
 
 /** Runs `xmd` with `args` and returns the exit code. */
 export async function main(args: readonly string[], io: CommandIo): Promise<number> {
@@ -125,6 +130,12 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
         throw unknownCommand(command, ["run", "workflow", "completions"], "xmd");
     }
   } catch (error) {
+    if (error instanceof XmdError && error.code === "connection.lost") {
+      io.stderr(
+        `xmd: ${error.message}\nRun the same command again: it continues from what the remote host committed\n`,
+      );
+      return CONNECTION_LOST_EXIT;
+    }
     if (error instanceof XmdError && USER_ERRORS.has(error.code)) {
       io.stderr(`xmd: ${await withoutTypedSecrets(error.message, typed)}\n`);
       return 1;

@@ -53,6 +53,7 @@ import {
   RemoteProtocolError,
 } from "../../../workflow/src/remote/remote-protocol-error.ts";
 import {
+  RemoteAdmissionError,
   RemoteConnectionLostError,
   RemoteConnectionRefusedError,
   RemoteUnsupportedError,
@@ -113,6 +114,7 @@ const SAMPLES: Error[] = [
   new UsageError("m"),
   new RemoteConnectionLostError("m"),
   new RemoteConnectionRefusedError(401, "m"),
+  new RemoteAdmissionError("m", 401),
   new RemoteUnsupportedError("m"),
 ];
 

@@ -18,7 +18,12 @@
  * stdout carries the rendered document or the command's answer; stderr
  * carries `workflow run: <id>` once the run exists and `workflow status: <s>`
  * only after that status is committed. Exit codes: 0 completed, 1 refused or
- * failed, 2 suspended, 3 cancelled, 130 interrupted.
+ * failed, 2 suspended, 3 cancelled, 130 interrupted; 75 when the remote
+ * host's connection was lost (`cli.ts`).
+ *
+ * With `--remote` (or `XMD_WORKFLOW_REMOTE`, `remote-workflow.ts`) every
+ * command runs on the remote host, the run named by its issue in place of
+ * `<run-id>`; printed commands then name it `--issue=<issue>`.
  *
  * @module
  */
@@ -45,7 +50,20 @@ import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { typedLabel } from "./exec-progress.ts";
-import { commandHelp, parseCommand, type ParsedCommand, unknownCommand } from "./command-line.ts";
+import {
+  commandHelp,
+  type CommandSpec,
+  parseCommand,
+  type ParsedCommand,
+  unknownCommand,
+} from "./command-line.ts";
+import {
+  type RemoteChoice,
+  remoteChoice,
+  type RemoteOptions,
+  remoteRun,
+  takeRemoteOptions,
+} from "./remote-workflow.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
 import { UsageError } from "./usage-error.ts";
@@ -55,6 +73,7 @@ import {
   formatHistory,
   formatList,
   formatStatus,
+  formatStatusMarkdown,
   inspectionJson,
 } from "./workflow-format.ts";
 
@@ -70,7 +89,7 @@ Commands:
   resume [--no-secret-detection] <run-id>
   answer [--no-secret-detection] [--file=<path> | --text=<value>]
          <run-id> <suspension-id|name> [<json> | -]
-  status <run-id> [--json]
+  status <run-id> [--json | --format=text|json|markdown]
   list [--status=<status>] [--json]
   history <run-id> [--json]
   cancel <run-id>
@@ -90,7 +109,13 @@ diff lists the paths added (A), removed (D) and changed (M) between the
 Workspace after <event-a> and after <event-b>; history shows each event's root.
 
 Exit codes: 0 completed, 1 refused or failed, 2 suspended (waiting for an
-answer), 3 cancelled, 130 interrupted (resume it).
+answer), 3 cancelled, 130 interrupted (resume it), 75 the remote host's
+connection was lost (run the same command again).
+
+--remote=<url> (or XMD_WORKFLOW_REMOTE) runs every command on a remote host
+(a deployed xmd Worker) from a GitHub Actions job with id-token: write; the
+run is a GitHub issue's, named by --issue=<owner/repo#number> or its node id
+(default: the issue of the job's event) in place of <run-id>.
 
 Examples:
   xmd workflow start --id=release-1 --props-release=1.4.0 examples/approval.md
@@ -180,19 +205,50 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
   if (!Object.hasOwn(WORKFLOW_COMMANDS, command)) {
     throw unknownCommand(command, Object.keys(WORKFLOW_COMMANDS), "xmd workflow");
   }
-  if (command === "start") return await start(hostFor(io), rest, io);
-  const parsed = parseCommand(spec, rest);
+  const options = takeRemoteOptions(rest);
+  const choice = remoteChoice(options.remote, io.env);
+  if (choice === undefined && options.issue !== undefined) {
+    throw new UsageError(
+      "Option --issue names a remote run: select the remote host with --remote=<url> or XMD_WORKFLOW_REMOTE",
+    );
+  }
+  if (command === "start") return await start(choice, options, io);
+  // A remote run is its issue's: the issue takes the place of <run-id>.
+  const parsed = parseCommand(choice ? remoteSpec(spec) : spec, options.args);
   if (parsed.help) {
     io.stdout(commandHelp(spec));
     return 0;
   }
-  const host = hostFor(io);
+  let host: WorkflowHost;
+  let name: RunName;
+  if (choice) {
+    const remote = await remoteRun(choice, options.issue, io.env);
+    host = remote.host;
+    name = { text: remote.name, remote: true };
+    if (command !== "list") parsed.positionals.unshift(remote.id);
+  } else {
+    host = hostFor(io);
+    name = { text: parsed.positionals[0], remote: false };
+  }
   try {
-    return await run(command, host, parsed, io);
+    return await run(command, host, parsed, io, name);
   } catch (error) {
     // Every command but `list` names its run first.
-    throw advised(error, parsed.positionals[0]);
+    throw command === "list" ? error : advised(error, parsed.positionals[0], name);
   }
+}
+
+/** How a printed command names a run: its id, or `--issue=<issue>` for a remote one. */
+interface RunName {
+  /** What follows the subcommand: `release-1`, `--issue=octo/app#12`. */
+  text: string;
+  /** Whether the run is remote (its issue's). */
+  remote: boolean;
+}
+
+/** `spec` as `--remote` reads it: without `<run-id>`, which the issue replaces. */
+function remoteSpec(spec: CommandSpec): CommandSpec {
+  return { ...spec, positionals: spec.positionals.filter((p) => p !== "<run-id>") };
 }
 
 /** Runs a workflow command other than `start`, as parsed. */
@@ -201,6 +257,7 @@ async function run(
   host: WorkflowHost,
   parsed: ParsedCommand,
   io: CommandIo,
+  name: RunName,
 ): Promise<number> {
   const positionals = parsed.positionals;
   const json = parsed.values.json === true;
@@ -216,6 +273,7 @@ async function run(
       return await execute(
         host,
         io,
+        name,
         secretDetection,
         (executionIo) => host.resume(id, executionIo),
       );
@@ -232,17 +290,23 @@ async function run(
       const suspensionId = await resolveQuestion(host, id, question, form);
       await host.answer(id, suspensionId, value, secretDetection);
       io.stdout(
-        `answered ${suspensionId} of run ${id}; continue it with: xmd workflow resume ${id}\n`,
+        `answered ${suspensionId} of run ${id}; continue it with: xmd workflow resume ${name.text}\n`,
       );
       return 0;
     }
     case "status": {
       const [id] = positionals;
+      const format = parsed.values.format ?? (json ? "json" : "text");
+      if (format !== "text" && format !== "json" && format !== "markdown") {
+        throw new UsageError(`Unknown format "${format}": use text, json or markdown`);
+      }
       const inspection = await host.inspect(id);
       io.stdout(
-        json
+        format === "json"
           ? JSON.stringify(inspectionJson(inspection), null, 2) + "\n"
-          : formatStatus(inspection, Date.now()),
+          : format === "markdown"
+          ? formatStatusMarkdown(inspection, name.text)
+          : formatStatus(inspection, Date.now(), name.text),
       );
       return 0;
     }
@@ -285,7 +349,7 @@ async function run(
             null,
             2,
           ) + "\n"
-          : formatHistory(history, Date.now()),
+          : formatHistory(history, Date.now(), name.text),
       );
       return 0;
     }
@@ -297,7 +361,7 @@ async function run(
       const exported = await host.export(id, at, io.resolve(directory), { preserveModes })
         .catch((error) => {
           throw error instanceof ExportRefusedError && error.path !== undefined
-            ? new ExportRefusedError(`${error.message}. ${exportAdvice(error.posix, id)}`, {
+            ? new ExportRefusedError(`${error.message}. ${exportAdvice(error.posix, name)}`, {
               cause: error,
               posix: error.posix,
               path: error.path,
@@ -339,7 +403,12 @@ async function run(
   throw new UsageError(`Unknown workflow command "${command}": run xmd workflow --help`);
 }
 
-async function start(host: WorkflowHost, args: readonly string[], io: CommandIo) {
+async function start(
+  choice: RemoteChoice | undefined,
+  remoteOptions: RemoteOptions,
+  io: CommandIo,
+) {
+  const args = remoteOptions.args;
   let id: string | undefined;
   const rest: string[] = [];
   for (let index = 0; index < args.length; index++) {
@@ -353,6 +422,11 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
       id = args[++index];
       if (id === undefined) throw new UsageError("Option --id needs a value: write --id <run-id>");
     } else rest.push(arg);
+  }
+  if (choice && id !== undefined) {
+    throw new UsageError(
+      "Option --id names a local run: a remote run is its issue's, named by --issue (or the Actions event)",
+    );
   }
   const options = parseRunArguments(rest, "xmd workflow start");
   if (options.journal !== undefined || options.replay !== undefined || options.answers.size > 0) {
@@ -395,6 +469,17 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
     propsJson: options.propsJson,
     env: io.env,
   });
+  let host: WorkflowHost;
+  let name: RunName | undefined;
+  if (choice) {
+    const remote = await remoteRun(choice, remoteOptions.issue, io.env);
+    host = remote.host;
+    id = remote.id;
+    name = { text: remote.name, remote: true };
+  } else {
+    host = hostFor(io);
+    if (id !== undefined) name = { text: id, remote: false };
+  }
   if (options.noSecretDetection) {
     io.stderr("xmd: warning: secret detection is off for this command\n");
   }
@@ -402,12 +487,13 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
     return await execute(
       host,
       io,
+      (runId) => name ?? { text: runId, remote: false },
       !options.noSecretDetection,
       (executionIo) => host.start({ id, program, target: options.target, props }, executionIo),
       typedPositions(options.document, program),
     );
   } catch (error) {
-    throw advised(error, id);
+    throw name === undefined ? error : advised(error, id!, name);
   }
 }
 
@@ -415,27 +501,31 @@ async function start(host: WorkflowHost, args: readonly string[], io: CommandIo)
  * `error` with the command that continues from it, for the refusals of run
  * `id` that have one; the host's message states only the fact.
  */
-function advised(error: unknown, id: string | undefined): unknown {
-  if (id === undefined) return error;
+function advised(error: unknown, id: string, name: RunName): unknown {
   const options = { cause: error };
+  const run = name.text;
   if (error instanceof RunConflictError) {
     return new RunConflictError(
-      `${error.message}. Choose another --id, or continue the existing run with xmd workflow resume ${id}`,
+      name.remote
+        ? `${error.message}. Continue the existing run with xmd workflow resume ${run}, or delete it with xmd workflow delete ${run} to start the issue's run anew`
+        : `${error.message}. Choose another --id, or continue the existing run with xmd workflow resume ${run}`,
       options,
     );
   }
   if (error instanceof RunNotFoundError && error.reason !== "invalid-id") {
     const next = error.reason === "unfinished-start"
       ? `Start it again with xmd workflow start --id=${id}`
+      : name.remote
+      ? `Start it with xmd workflow start ${run} <document.md>`
       : "List runs with xmd workflow list";
     return new RunNotFoundError(`${error.message}. ${next}`, error.reason, options);
   }
   if (error instanceof RunStateError) {
     const next: Partial<Record<RunStateReason, string>> = {
-      "answer-waiting": `Run xmd workflow resume ${id}`,
+      "answer-waiting": `Run xmd workflow resume ${run}`,
       "secret-stop":
-        `Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, or cancel it with xmd workflow cancel ${id}`,
-      "no-such-event": `List them with xmd workflow history ${id}`,
+        `Resume it with xmd workflow resume --no-secret-detection ${run} to keep what it produces, or cancel it with xmd workflow cancel ${run}`,
+      "no-such-event": `List them with xmd workflow history ${run}`,
     };
     const advice = next[error.reason];
     if (advice) return new RunStateError(`${error.message}. ${advice}`, error.reason, options);
@@ -447,6 +537,7 @@ function advised(error: unknown, id: string | undefined): unknown {
 async function execute(
   host: WorkflowHost,
   io: CommandIo,
+  nameOf: RunName | ((id: string) => RunName),
   secretDetection: boolean,
   run: (executionIo: ExecutionIo) => Promise<ExecutionReport>,
   display: (message: string) => string = (message) => message,
@@ -471,13 +562,14 @@ async function execute(
     // before it propagates; say how it ended, as for any other ending. A refusal leaves the
     // run as it was and prints no status.
     if (id === undefined) throw error;
+    const run = (typeof nameOf === "function" ? nameOf(id) : nameOf).text;
     const record = await host.inspect(id).then(({ record }) => record, () => undefined);
     if (record?.status === "failed" || record?.status === "interrupted") {
       io.stderr(`workflow status: ${record.status}\n`);
     }
     if (record?.status === "interrupted" && error instanceof ShellLostError) {
       // The environment stopped the block, not the document: the run resumes.
-      io.stderr(`xmd: ${error.message}\nContinue the run with: xmd workflow resume ${id}\n`);
+      io.stderr(`xmd: ${error.message}\nContinue the run with: xmd workflow resume ${run}\n`);
       return EXIT.interrupted;
     }
     if (
@@ -487,14 +579,20 @@ async function execute(
       io.stderr(
         `xmd: ${error.message}\n` +
           `Run ${id} stopped before that effect was kept (nothing of it was written). ` +
-          `Resume it with xmd workflow resume --no-secret-detection ${id} to keep what it produces, ` +
-          `or cancel it with xmd workflow cancel ${id}\n`,
+          `Resume it with xmd workflow resume --no-secret-detection ${run} to keep what it produces, ` +
+          `or cancel it with xmd workflow cancel ${run}\n`,
       );
       return 1;
     }
     throw error;
   }
-  return await finish(host, report, io, display);
+  return await finish(
+    host,
+    report,
+    io,
+    typeof nameOf === "function" ? nameOf(report.id) : nameOf,
+    display,
+  );
 }
 
 /** Whether `--no-secret-detection` left the gate on; warns when it did not. */
@@ -508,8 +606,13 @@ async function finish(
   host: WorkflowHost,
   report: ExecutionReport,
   io: CommandIo,
+  name: RunName,
   display: (message: string) => string,
 ): Promise<number> {
+  const run = name.text;
+  const anew = name.remote
+    ? `delete it with xmd workflow delete ${run}, then start the issue's run again`
+    : "start a new run";
   io.stderr(`workflow status: ${report.status}\n`);
   if (report.failure) io.stderr(`xmd: ${display(report.failure)}\n`);
   if (report.status === "failed" && !report.failure) {
@@ -518,27 +621,27 @@ async function finish(
     io.stderr(`xmd: run ${report.id} failed: ${describeStop(record.stopReason)}\n`);
   }
   if (report.status === "failed") {
-    io.stderr(`Run ${report.id} cannot be resumed: start a new run to try again\n`);
+    io.stderr(`Run ${report.id} cannot be resumed: ${anew} to try again\n`);
   }
   if (report.status === "cancelled") {
     io.stderr(
-      `Run ${report.id} was cancelled; it cannot be resumed: start a new run to do it again\n`,
+      `Run ${report.id} was cancelled; it cannot be resumed: ${anew} to do it again\n`,
     );
   }
   if (report.status === "interrupted") {
-    io.stderr(`Continue the run with: xmd workflow resume ${report.id}\n`);
+    io.stderr(`Continue the run with: xmd workflow resume ${run}\n`);
   }
   const pending = report.pendingSuspension;
   if (report.status === "suspended" && pending) {
     if (pending.answered) {
       io.stderr(
-        `An answer to ${pending.suspensionId} is waiting: xmd workflow resume ${report.id}\n`,
+        `An answer to ${pending.suspensionId} is waiting: xmd workflow resume ${run}\n`,
       );
     } else {
       io.stderr(
         `Question (${pending.suspensionId}): ${pending.question}\n` +
           `Answer schema: ${JSON.stringify(pending.schema)}\n` +
-          `Answer with: xmd workflow answer ${report.id} ${pending.suspensionId} '<json>'\n`,
+          `Answer with: xmd workflow answer ${run} ${pending.suspensionId} '<json>'\n`,
       );
     }
   }
@@ -546,9 +649,9 @@ async function finish(
 }
 
 /** What to do when the host refused a path of the Workspace being exported. */
-function exportAdvice(code: string | undefined, id: string): string {
+function exportAdvice(code: string | undefined, name: RunName): string {
   return code === "ENAMETOOLONG"
-    ? `This file system cannot hold that name: export the root of an earlier event with --at=<event-id> (see xmd workflow history ${id}), or change the document`
+    ? `This file system cannot hold that name: export the root of an earlier event with --at=<event-id> (see xmd workflow history ${name.text}), or change the document`
     : "Remove the cause and export again";
 }
 

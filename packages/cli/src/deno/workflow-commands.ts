@@ -12,6 +12,17 @@ const NO_SECRET_DETECTION = {
   description: "turn the secret gate off for this command",
 } as const;
 
+const REMOTE = {
+  name: "remote",
+  value: "<url>",
+  description: "run on the remote host at <url> (default: XMD_WORKFLOW_REMOTE)",
+} as const;
+const ISSUE = {
+  name: "issue",
+  value: "<owner/repo#n>",
+  description: "with --remote: the issue whose run it is, in place of <run-id> (or its node id)",
+} as const;
+
 /** Every subcommand, by name. */
 export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
   start: {
@@ -27,18 +38,21 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         description: "one prop (xmd workflow start doc.md --help lists them)",
       },
       NO_SECRET_DETECTION,
+      REMOTE,
+      ISSUE,
     ],
     details:
-      "Exit codes: 0 completed, 1 failed or refused, 2 suspended (waiting for an answer),\n3 cancelled, 130 interrupted (resume it).",
+      "Exit codes: 0 completed, 1 failed or refused, 2 suspended (waiting for an answer),\n3 cancelled, 130 interrupted (resume it), 75 the remote host's connection was lost\n(run the same command again). With --remote the run is the issue's (--id is refused).",
     examples: [
       "xmd workflow start --id release-1.4.0 --props-release 1.4.0 examples/approval.md",
+      "xmd workflow start --remote https://xmd.example.workers.dev --issue octo/app#12 release.md",
     ],
   },
   resume: {
     command: "xmd workflow resume",
     summary: "Continue a suspended or interrupted run; replay a completed one.",
     positionals: ["<run-id>"],
-    options: [NO_SECRET_DETECTION],
+    options: [NO_SECRET_DETECTION, REMOTE, ISSUE],
     details: "resume runs the sources retained at start; it reads nothing from the working tree.",
     examples: ["xmd workflow resume release-1.4.0"],
   },
@@ -54,6 +68,8 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         description: "the answer is this string (a question whose schema's type is string)",
       },
       NO_SECRET_DETECTION,
+      REMOTE,
+      ISSUE,
     ],
     details: "The answer is JSON: an argument, - to read it from standard input, or --file. The\n" +
       "question is its suspension id, or its as name when the run waits on that question.",
@@ -67,8 +83,21 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     command: "xmd workflow status",
     summary: "Show a run: its status, frontier and, when suspended, its question.",
     positionals: ["<run-id>"],
-    options: [JSON_OPTION],
-    examples: ["xmd workflow status release-1.4.0", "xmd workflow status release-1.4.0 --json"],
+    options: [
+      JSON_OPTION,
+      {
+        name: "format",
+        value: "<text|json|markdown>",
+        description: "markdown: the status and question for a job summary",
+      },
+      REMOTE,
+      ISSUE,
+    ],
+    examples: [
+      "xmd workflow status release-1.4.0",
+      "xmd workflow status release-1.4.0 --json",
+      'xmd workflow status release-1.4.0 --format markdown >> "$GITHUB_STEP_SUMMARY"',
+    ],
   },
   list: {
     command: "xmd workflow list",
@@ -81,14 +110,17 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         description: "only runs in this status (running, suspended, interrupted, …)",
       },
       JSON_OPTION,
+      REMOTE,
+      ISSUE,
     ],
+    details: "With --remote, list shows the issue's run (a remote run is found by its issue).",
     examples: ["xmd workflow list", "xmd workflow list --status suspended"],
   },
   history: {
     command: "xmd workflow history",
     summary: "Show a run and its committed journal, each event with its Workspace root.",
     positionals: ["<run-id>"],
-    options: [JSON_OPTION],
+    options: [JSON_OPTION, REMOTE, ISSUE],
     examples: ["xmd workflow history release-1.4.0"],
   },
   export: {
@@ -101,6 +133,8 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
         name: "preserve-modes",
         description: "keep set-uid, set-gid and sticky bits and ignore the umask",
       },
+      REMOTE,
+      ISSUE,
     ],
     details:
       "Files keep their permission bits (less set-uid, set-gid and sticky, through your umask),\nsymlinks their targets verbatim, hard links are recreated from the live Workspace; an\nexport that fails leaves nothing behind.",
@@ -110,21 +144,21 @@ export const WORKFLOW_COMMANDS: Readonly<Record<string, CommandSpec>> = {
     command: "xmd workflow diff",
     summary: "List the paths added (A), removed (D) and changed (M) between two events' roots.",
     positionals: ["<run-id>", "<event-a>", "<event-b>"],
-    options: [JSON_OPTION],
+    options: [JSON_OPTION, REMOTE, ISSUE],
     examples: ["xmd workflow diff release-1.4.0 2 6"],
   },
   cancel: {
     command: "xmd workflow cancel",
     summary: "End a suspended or interrupted run for good.",
     positionals: ["<run-id>"],
-    options: [],
+    options: [REMOTE, ISSUE],
     examples: ["xmd workflow cancel release-1.5.0"],
   },
   delete: {
     command: "xmd workflow delete",
-    summary: "Remove a run's files (refused while it runs).",
+    summary: "Remove a run's files (refused while it runs); a remote issue's run, to start anew.",
     positionals: ["<run-id>"],
-    options: [],
+    options: [REMOTE, ISSUE],
     examples: ["xmd workflow delete release-1.5.0"],
   },
 };

@@ -58,7 +58,11 @@ function table(rows: string[][]): string {
 }
 
 /** `xmd workflow status`. */
-export function formatStatus(inspection: RunInspection, now: number): string {
+export function formatStatus(
+  inspection: RunInspection,
+  now: number,
+  name: string = inspection.record.id,
+): string {
   const { record, pendingSuspension, executions } = inspection;
   const rows = [
     ["run", record.id],
@@ -77,11 +81,37 @@ export function formatStatus(inspection: RunInspection, now: number): string {
       `  question  ${pendingSuspension.question}\n` +
       `  schema    ${JSON.stringify(pendingSuspension.schema)}\n` +
       (pendingSuspension.answered
-        ? `  answered; continue with: xmd workflow resume ${record.id}\n`
-        : `  answer with: xmd workflow answer ${record.id} ${pendingSuspension.suspensionId} '<json>'\n`);
+        ? `  answered; continue with: xmd workflow resume ${name}\n`
+        : `  answer with: xmd workflow answer ${name} ${pendingSuspension.suspensionId} '<json>'\n`);
   }
   if (record.status === "interrupted") {
-    text += `\nContinue the run with: xmd workflow resume ${record.id}\n`;
+    text += `\nContinue the run with: xmd workflow resume ${name}\n`;
+  }
+  return text;
+}
+
+/**
+ * `xmd workflow status --format=markdown`: the run's status and, when it
+ * waits for an answer, the question, its schema and the command that
+ * answers it, for a CI job's summary (`$GITHUB_STEP_SUMMARY`). The question
+ * is quoted line by line, the schema and the command are code blocks.
+ */
+export function formatStatusMarkdown(inspection: RunInspection, name: string): string {
+  const { record, pendingSuspension } = inspection;
+  let text = `### xmd workflow run \`${record.id}\`: ${record.status}\n\n` +
+    `${record.eventCount} event${record.eventCount === 1 ? "" : "s"} committed; stopped: ${
+      describeStop(record.stopReason)
+    }.\n`;
+  if (pendingSuspension) {
+    const question = pendingSuspension.question.split("\n").map((line) => `> ${line}`.trimEnd());
+    text += `\nWaiting for an answer to \`${pendingSuspension.suspensionId}\`:\n\n` +
+      `${question.join("\n")}\n\nAnswer schema:\n\n` +
+      "```json\n" + JSON.stringify(pendingSuspension.schema, null, 2) + "\n```\n\n" +
+      (pendingSuspension.answered
+        ? `Answered; continue with:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`
+        : `Answer with:\n\n\`\`\`sh\nxmd workflow answer ${name} ${pendingSuspension.suspensionId} '<json>'\n\`\`\`\n`);
+  } else if (record.status === "interrupted") {
+    text += `\nContinue the run with:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`;
   }
   return text;
 }
@@ -110,8 +140,12 @@ function eventSummary(event: JournalEvent): [string, string, string, string] {
 }
 
 /** `xmd workflow history`. */
-export function formatHistory(history: RunHistory, now: number): string {
-  const header = formatStatus(history, now);
+export function formatHistory(
+  history: RunHistory,
+  now: number,
+  name: string = history.record.id,
+): string {
+  const header = formatStatus(history, now, name);
   if (history.events.length === 0) return header + "\nNo events yet.\n";
   return header + "\n" + table([
     ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT", "ROOT"],

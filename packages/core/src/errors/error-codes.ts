@@ -85,6 +85,10 @@ export const ERROR_CODES = [
   { code: "protocol.text", meaning: "a text message, where frames are binary" },
   { code: "protocol.too_large", meaning: "a message over the protocol's size bound" },
   { code: "protocol.version", meaning: "a frame of another protocol version" },
+  {
+    code: "remote.refused",
+    meaning: "the remote host refused the connection (its admission); nothing was sent",
+  },
   { code: "remote.unsupported", meaning: "a request the remote host does not serve yet" },
   { code: "run.admission", meaning: "the run or definition does not belong to this remote host" },
   { code: "run.busy", meaning: "another executor holds the run" },

@@ -91,8 +91,12 @@ export interface RemoteWorkflowHostOptions {
   shell?: WorkerShellOptions;
   /** Where working copies are made (default: the system's temporary folder). */
   workDir?: string;
-  /** Extra request headers of every connection's upgrade (the admission Worker's credentials). */
-  headers?: HeadersInit;
+  /**
+   * Extra request headers of every connection's upgrade (the admission
+   * Worker's credentials); a function is asked once per connection, so a
+   * long run never presents a token that expired meanwhile.
+   */
+  headers?: HeadersInit | (() => Promise<HeadersInit>);
 }
 
 /** A `WorkflowHost` whose runs live in Durable Objects. */
@@ -420,8 +424,9 @@ export class RemoteWorkflowHost implements WorkflowHost {
   }
 
   async #connect(id: string, role: "executor" | "reader"): Promise<RemoteConnection> {
+    const headers = this.#options.headers;
     const connection = await RemoteConnection.open(this.#options.url(id), {
-      headers: this.#options.headers,
+      headers: typeof headers === "function" ? await headers() : headers,
     });
     try {
       await connection.call({ type: "hello", role });

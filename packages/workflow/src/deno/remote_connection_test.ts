@@ -99,7 +99,15 @@ Deno.test("RM-60 the upgrade carries the extra request headers given, through th
       );
       socket.send(
         type === "hello"
-          ? encodeReply({ v: 1, re: id, type, role: "reader", epoch: null, frontier: null })
+          ? encodeReply({
+            v: 1,
+            re: id,
+            type,
+            run: "run1",
+            role: "reader",
+            epoch: null,
+            frontier: null,
+          })
           : type === "read-run"
           ? encodeReply({ v: 1, re: id, type, run: null })
           : encodeReply({ v: 1, re: id, type }),

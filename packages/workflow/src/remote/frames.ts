@@ -245,6 +245,8 @@ const reply = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
 
 const ReplySchema = z.discriminatedUnion("type", [
   reply("hello", {
+    // The admitted run's id: a runner admitted by its issue learns it here, never computes it.
+    run: z.string().min(1).max(128),
     role: z.enum(["executor", "reader"]),
     epoch: COUNT.nullable(),
     frontier: FrontierSchema.nullable(),

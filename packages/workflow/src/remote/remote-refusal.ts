@@ -67,6 +67,27 @@ export class RemoteConnectionRefusedError extends XmdError {
 }
 
 /**
+ * The remote host refused the connection before any frame: its admission
+ * (the token, the issue, its own configuration) said no. The message is the
+ * admitting Worker's, which names the failed check, never a value; nothing
+ * was sent or changed.
+ */
+export class RemoteAdmissionError extends XmdError {
+  /** The class name. */
+  override name = "RemoteAdmissionError";
+  /** The stable code. */
+  readonly code = "remote.refused";
+  /** The HTTP status of the refusal. */
+  readonly status: number;
+
+  /** A refusal with the Worker's `message` and its HTTP `status`. */
+  constructor(message: string, status: number, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/**
  * A request the remote host does not serve yet (part 2 of the remote host
  * adds it); nothing was sent or changed.
  */

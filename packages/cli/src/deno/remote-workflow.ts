@@ -1,0 +1,271 @@
+/**
+ * The remote host of `xmd workflow`: `--remote=<url>` (or
+ * `XMD_WORKFLOW_REMOTE`) selects it for every command, and the run is the
+ * one of a GitHub issue, `--issue=<owner/repo#number>` or `--issue=<node id>`
+ * (by default the issue of the Actions event at `GITHUB_EVENT_PATH`), in
+ * place of a run id. Each connection authenticates with a GitHub Actions OIDC
+ * token for the remote's audience.
+ *
+ * Invariants:
+ * - Everything the user gives is checked before anything is contacted: the
+ *   URL (absolute, https, or http on loopback only), the issue, the token
+ *   variables. A mistake is one `UsageError` that says what to set and never
+ *   echoes the value.
+ * - The run id is never computed here: the admitting Worker derives it from
+ *   the issue it reread, and the runner learns it from the Durable Object's
+ *   `hello`.
+ * - The token is asked for once per connection (a run may outlive one) and
+ *   travels only in the upgrade's `Authorization` header; no message, log
+ *   line or output holds it.
+ * - Without `--remote` and `XMD_WORKFLOW_REMOTE` nothing here runs: the
+ *   local host is used exactly as before.
+ *
+ * @module
+ */
+import { type RunListing, RunNotFoundError, type WorkflowHost } from "@xmd/workflow";
+import {
+  RemoteConnection,
+  RemoteConnectionLostError,
+  RemoteWorkflowHost,
+} from "@xmd/workflow/deno/internal";
+import { z } from "zod";
+import { UsageError } from "./usage-error.ts";
+
+/** The remote host a command line selects, before anything is contacted. */
+export interface RemoteChoice {
+  /** The Worker's base URL. */
+  url: URL;
+  /** Whether `--remote` named it (else `XMD_WORKFLOW_REMOTE`): a printed command repeats it. */
+  byFlag: boolean;
+}
+
+/** A remote host bound to one issue's run. */
+export interface RemoteRun {
+  /** The host; `list` answers this issue's run only. */
+  host: WorkflowHost;
+  /** The run's id, as the Durable Object holding it answers. */
+  id: string;
+  /** How a printed command names the run: `--issue=<issue>`, and `--remote` when it was typed. */
+  name: string;
+}
+
+/** `--remote=<url>` / `--remote <url>` and `--issue`, taken out of a command line. */
+export interface RemoteOptions {
+  /** The arguments without them. */
+  args: string[];
+  /** `--remote`'s value, if given. */
+  remote?: string;
+  /** `--issue`'s value, if given. */
+  issue?: string;
+}
+
+/** Takes `--remote` and `--issue` out of `args` (up to `--`). */
+export function takeRemoteOptions(args: readonly string[]): RemoteOptions {
+  const result: RemoteOptions = { args: [] };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index];
+    if (arg === "--") {
+      result.args.push(...args.slice(index));
+      break;
+    }
+    const name = arg === "--remote" || arg.startsWith("--remote=")
+      ? "remote"
+      : arg === "--issue" || arg.startsWith("--issue=")
+      ? "issue"
+      : undefined;
+    if (name === undefined) {
+      result.args.push(arg);
+      continue;
+    }
+    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : args[++index];
+    if (value === undefined || value === "") {
+      throw new UsageError(
+        name === "remote"
+          ? "Option --remote needs a value: write --remote=<url>"
+          : "Option --issue needs a value: write --issue=<owner/repo#number> or --issue=<node id>",
+      );
+    }
+    result[name] = value;
+  }
+  return result;
+}
+
+/** The remote host `--remote` or `XMD_WORKFLOW_REMOTE` selects, or undefined for the local one. */
+export function remoteChoice(
+  remote: string | undefined,
+  env: Record<string, string | undefined>,
+): RemoteChoice | undefined {
+  const byFlag = remote !== undefined;
+  const text = remote ?? (env.XMD_WORKFLOW_REMOTE || undefined);
+  if (text === undefined) return undefined;
+  const where = byFlag ? "--remote" : "XMD_WORKFLOW_REMOTE";
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(
+      `${where} must be an absolute URL, such as https://xmd.example.workers.dev: set it to the deployed Worker's address`,
+    );
+  }
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname) ||
+    /^127\.[0-9]+\.[0-9]+\.[0-9]+$/.test(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new UsageError(
+      `${where} must be an https URL (http only on loopback): set it to the deployed Worker's https address`,
+    );
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    throw new UsageError(
+      `${where} must be the Worker's address alone, without credentials, query or fragment`,
+    );
+  }
+  return { url, byFlag };
+}
+
+/** An issue as `--issue` takes it: `owner/repo#number`, or a GraphQL node id. */
+const ISSUE_REFERENCE = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}#[1-9][0-9]{0,9}$/;
+const NODE_ID = /^[A-Za-z0-9_=+\/-]{4,128}$/;
+
+const EventSchema = z.object({ issue: z.object({ node_id: z.string() }) });
+
+/**
+ * The issue a remote command addresses: `--issue`, or `issue.node_id` of the
+ * Actions event at `GITHUB_EVENT_PATH`.
+ */
+async function issueOf(
+  issue: string | undefined,
+  env: Record<string, string | undefined>,
+): Promise<string> {
+  if (issue !== undefined) {
+    if (!ISSUE_REFERENCE.test(issue) && !(NODE_ID.test(issue) && !issue.includes("/"))) {
+      throw new UsageError(
+        "Invalid --issue: write --issue=<owner/repo#number> (such as octo/app#12) or the issue's node id",
+      );
+    }
+    return issue;
+  }
+  const path = env.GITHUB_EVENT_PATH;
+  if (!path) {
+    throw new UsageError(
+      "No issue names the remote run: pass --issue=<owner/repo#number>, or run in a GitHub Actions job triggered by an issue event",
+    );
+  }
+  let event: unknown;
+  try {
+    event = JSON.parse(await Deno.readTextFile(path));
+  } catch {
+    throw new UsageError(
+      "Cannot read the Actions event at GITHUB_EVENT_PATH: pass --issue=<owner/repo#number>",
+    );
+  }
+  const parsed = EventSchema.safeParse(event);
+  if (!parsed.success || !NODE_ID.test(parsed.data.issue.node_id)) {
+    throw new UsageError(
+      "The Actions event at GITHUB_EVENT_PATH names no issue: pass --issue=<owner/repo#number>",
+    );
+  }
+  return parsed.data.issue.node_id;
+}
+
+const TokenSchema = z.object({ value: z.string().min(1) });
+
+/** A source of OIDC tokens, checked to be available before anything is contacted. */
+function tokenSource(
+  remote: URL,
+  env: Record<string, string | undefined>,
+): () => Promise<string> {
+  const requestUrl = env.ACTIONS_ID_TOKEN_REQUEST_URL;
+  const requestToken = env.ACTIONS_ID_TOKEN_REQUEST_TOKEN;
+  if (!requestUrl || !requestToken) {
+    throw new UsageError(
+      "No OIDC token for the remote host: ACTIONS_ID_TOKEN_REQUEST_URL and ACTIONS_ID_TOKEN_REQUEST_TOKEN are not set. Run in a GitHub Actions job with `permissions: id-token: write`",
+    );
+  }
+  let endpoint: URL;
+  try {
+    endpoint = new URL(requestUrl);
+  } catch {
+    throw new UsageError(
+      "ACTIONS_ID_TOKEN_REQUEST_URL is not a URL: run in a GitHub Actions job with `permissions: id-token: write`",
+    );
+  }
+  const audience = env.XMD_WORKFLOW_REMOTE_AUDIENCE || remote.origin;
+  endpoint.searchParams.set("audience", audience);
+  return async () => {
+    let response: Response;
+    try {
+      response = await fetch(endpoint, { headers: { authorization: `Bearer ${requestToken}` } });
+    } catch (error) {
+      throw new RemoteConnectionLostError(
+        "Cannot get an OIDC token: the Actions token service is unreachable",
+        { cause: error },
+      );
+    }
+    if (response.status >= 500) {
+      await response.body?.cancel();
+      throw new RemoteConnectionLostError(
+        `Cannot get an OIDC token: the Actions token service answered HTTP ${response.status}`,
+      );
+    }
+    const parsed = response.ok
+      ? TokenSchema.safeParse(await response.json().catch(() => undefined))
+      : undefined;
+    if (!response.ok) await response.body?.cancel();
+    if (!parsed?.success) {
+      throw new UsageError(
+        `Cannot get an OIDC token: the Actions token service answered ${
+          response.ok ? "without a token" : `HTTP ${response.status}`
+        }. Check that the job has \`permissions: id-token: write\``,
+      );
+    }
+    return parsed.data.value;
+  };
+}
+
+/**
+ * The run of the issue (`--issue`, else the Actions event's) on the remote
+ * host `choice`: the issue and the token variables are checked first, then
+ * one reader connection learns the run id.
+ */
+export async function remoteRun(
+  choice: RemoteChoice,
+  issueOption: string | undefined,
+  env: Record<string, string | undefined>,
+): Promise<RemoteRun> {
+  const issue = await issueOf(issueOption, env);
+  const token = tokenSource(choice.url, env);
+  const base = choice.url.href.endsWith("/") ? choice.url : new URL(`${choice.url.href}/`);
+  const connect = new URL("v1/connect", base);
+  connect.protocol = connect.protocol === "https:" ? "wss:" : "ws:";
+  const headers = async () => ({ authorization: `Bearer ${await token()}`, "x-xmd-issue": issue });
+  const remote = new RemoteWorkflowHost({ url: () => connect, headers });
+  using connection = await RemoteConnection.open(connect, { headers: await headers() });
+  const { reply } = await connection.call({ type: "hello", role: "reader" });
+  const id = reply.run;
+  const name = `${choice.byFlag ? `--remote=${choice.url.href} ` : ""}--issue=${issue}`;
+  return { host: issueHost(remote, id), id, name };
+}
+
+/** `remote` with `list` answering the issue's one run (or none). */
+function issueHost(remote: RemoteWorkflowHost, id: string): WorkflowHost {
+  return {
+    start: (request, io) => remote.start(request, io),
+    resume: (run, io) => remote.resume(run, io),
+    answer: (run, suspensionId, value, secretDetection) =>
+      remote.answer(run, suspensionId, value, secretDetection),
+    inspect: (run) => remote.inspect(run),
+    history: (run) => remote.history(run),
+    list: async (): Promise<RunListing> => {
+      try {
+        return { runs: [await remote.inspect(id)], unreadable: [] };
+      } catch (error) {
+        if (error instanceof RunNotFoundError) return { runs: [], unreadable: [] };
+        throw error;
+      }
+    },
+    export: (run, at, directory, options) => remote.export(run, at, directory, options),
+    diff: (run, from, to) => remote.diff(run, from, to),
+    cancel: (run) => remote.cancel(run),
+    delete: (run) => remote.delete(run),
+  };
+}
