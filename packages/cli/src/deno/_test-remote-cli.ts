@@ -3,7 +3,8 @@
  * (miniflare) serving the remote test Worker's `/v1/connect`, a loopback
  * stand-in for the Actions OIDC token service (it logs what it was asked),
  * an Actions event naming an issue, and the CLI as a subprocess with the
- * environment a GitHub Actions job has.
+ * environment a GitHub Actions job has; a YAML parser (a test-only import)
+ * for the example job.
  *
  * @module
  */
@@ -177,3 +178,4 @@ export async function workflow(
 ): Promise<Outcome> {
   return await outcome(spawnWorkflow(args, env, options));
 }
+export { parse as parseYaml } from "npm:yaml@^2.9.1";

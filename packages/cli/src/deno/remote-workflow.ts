@@ -23,11 +23,7 @@
  * @module
  */
 import { type RunListing, RunNotFoundError, type WorkflowHost } from "@xmd/workflow";
-import {
-  RemoteConnection,
-  RemoteConnectionLostError,
-  RemoteWorkflowHost,
-} from "@xmd/workflow/deno/internal";
+import { RemoteConnectionLostError, RemoteWorkflowHost } from "@xmd/workflow/deno/internal";
 import { z } from "zod";
 import { UsageError } from "./usage-error.ts";
 
@@ -239,9 +235,7 @@ export async function remoteRun(
   connect.protocol = connect.protocol === "https:" ? "wss:" : "ws:";
   const headers = async () => ({ authorization: `Bearer ${await token()}`, "x-xmd-issue": issue });
   const remote = new RemoteWorkflowHost({ url: () => connect, headers });
-  using connection = await RemoteConnection.open(connect, { headers: await headers() });
-  const { reply } = await connection.call({ type: "hello", role: "reader" });
-  const id = reply.run;
+  const id = await remote.admittedRun();
   const name = `${choice.byFlag ? `--remote=${choice.url.href} ` : ""}--issue=${issue}`;
   return { host: issueHost(remote, id), id, name };
 }

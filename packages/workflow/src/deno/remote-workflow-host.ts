@@ -423,11 +423,26 @@ export class RemoteWorkflowHost implements WorkflowHost {
     return await this.#connect(id, "executor");
   }
 
-  async #connect(id: string, role: "executor" | "reader"): Promise<RemoteConnection> {
+  /**
+   * The id of the run the Durable Object at `options.url(id)` was admitted
+   * for, as its `hello` names it: a runner admitted by an issue learns its
+   * run's id here (the admitting Worker derives it), never computes it.
+   */
+  async admittedRun(id = ""): Promise<string> {
+    using connection = await this.#open(id);
+    const { reply } = await connection.call({ type: "hello", role: "reader" });
+    return reply.run;
+  }
+
+  async #open(id: string): Promise<RemoteConnection> {
     const headers = this.#options.headers;
-    const connection = await RemoteConnection.open(this.#options.url(id), {
+    return await RemoteConnection.open(this.#options.url(id), {
       headers: typeof headers === "function" ? await headers() : headers,
     });
+  }
+
+  async #connect(id: string, role: "executor" | "reader"): Promise<RemoteConnection> {
+    const connection = await this.#open(id);
     try {
       await connection.call({ type: "hello", role });
       return connection;

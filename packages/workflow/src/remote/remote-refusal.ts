@@ -39,7 +39,7 @@ export class RemoteConnectionLostError extends XmdError {
   /** The stable code. */
   readonly code = "connection.lost";
   /** The exit code the CLI ends with ("connection lost, run again"). */
-  readonly exitCode = CONNECTION_LOST_EXIT_CODE;
+  readonly exitCode: number = CONNECTION_LOST_EXIT_CODE;
 }
 
 /**
