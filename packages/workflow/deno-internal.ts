@@ -2,8 +2,7 @@
  * `@xmd/workflow/deno/internal`: what the CLI's tests and the bench use of
  * the local provider's insides (the `node:sqlite` seam, opening a run's
  * database, the executor lock, Worker Shell, native SHA-256), and the remote
- * runner the CLI selects with `--remote` (its host and its lost-connection
- * error). **Unstable**:
+ * runner the CLI selects with `--remote` (its host and its connection errors). **Unstable**:
  * not part of the public API, no compatibility is promised between versions,
  * and nothing outside this repository should import it; a library user
  * reaches everything it needs from `@xmd/workflow/deno`.
@@ -21,4 +20,8 @@ export {
 export { ExecutorLock } from "./src/deno/executor-lock.ts";
 export { WorkerShell, WorkerShellError } from "./src/deno/worker-shell.ts";
 export { RemoteWorkflowHost } from "./src/deno/remote-workflow-host.ts";
-export { RemoteConnectionLostError } from "./src/remote/remote-refusal.ts";
+export {
+  RemoteAdmissionError,
+  RemoteConnectionLostError,
+  RemoteConnectionRefusedError,
+} from "./src/remote/remote-refusal.ts";

@@ -17,13 +17,20 @@
  * - The token is asked for once per connection (a run may outlive one) and
  *   travels only in the upgrade's `Authorization` header; no message, log
  *   line or output holds it.
+ * - An upgrade the admitting Worker refuses is its refusal: its message,
+ *   exit 1; one that fails for any other reason is a lost connection, 75.
  * - Without `--remote` and `XMD_WORKFLOW_REMOTE` nothing here runs: the
  *   local host is used exactly as before.
  *
  * @module
  */
 import { type RunListing, RunNotFoundError, type WorkflowHost } from "@xmd/workflow";
-import { RemoteConnectionLostError, RemoteWorkflowHost } from "@xmd/workflow/deno/internal";
+import {
+  RemoteAdmissionError,
+  RemoteConnectionLostError,
+  RemoteConnectionRefusedError,
+  RemoteWorkflowHost,
+} from "@xmd/workflow/deno/internal";
 import { z } from "zod";
 import { UsageError } from "./usage-error.ts";
 
@@ -235,31 +242,75 @@ export async function remoteRun(
   connect.protocol = connect.protocol === "https:" ? "wss:" : "ws:";
   const headers = async () => ({ authorization: `Bearer ${await token()}`, "x-xmd-issue": issue });
   const remote = new RemoteWorkflowHost({ url: () => connect, headers });
-  const id = await remote.admittedRun();
+  const id = await remote.admittedRun().catch(explained);
   const name = `${choice.byFlag ? `--remote=${choice.url.href} ` : ""}--issue=${issue}`;
   return { host: issueHost(remote, id), id, name };
 }
 
-/** `remote` with `list` answering the issue's one run (or none). */
+/** `remote` with `list` answering the issue's one run (or none), and refusals explained. */
 function issueHost(remote: RemoteWorkflowHost, id: string): WorkflowHost {
   return {
-    start: (request, io) => remote.start(request, io),
-    resume: (run, io) => remote.resume(run, io),
+    start: (request, io) => remote.start(request, io).catch(explained),
+    resume: (run, io) => remote.resume(run, io).catch(explained),
     answer: (run, suspensionId, value, secretDetection) =>
-      remote.answer(run, suspensionId, value, secretDetection),
-    inspect: (run) => remote.inspect(run),
-    history: (run) => remote.history(run),
+      remote.answer(run, suspensionId, value, secretDetection).catch(explained),
+    inspect: (run) => remote.inspect(run).catch(explained),
+    history: (run) => remote.history(run).catch(explained),
     list: async (): Promise<RunListing> => {
       try {
         return { runs: [await remote.inspect(id)], unreadable: [] };
       } catch (error) {
         if (error instanceof RunNotFoundError) return { runs: [], unreadable: [] };
-        throw error;
+        return explained(error);
       }
     },
-    export: (run, at, directory, options) => remote.export(run, at, directory, options),
-    diff: (run, from, to) => remote.diff(run, from, to),
-    cancel: (run) => remote.cancel(run),
-    delete: (run) => remote.delete(run),
+    export: (run, at, directory, options) =>
+      remote.export(run, at, directory, options).catch(explained),
+    diff: (run, from, to) => remote.diff(run, from, to).catch(explained),
+    cancel: (run) => remote.cancel(run).catch(explained),
+    delete: (run) => remote.delete(run).catch(explained),
   };
+}
+
+const RefusalSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string().min(1) }),
+});
+/** How much of the Worker's message is shown. */
+const MAX_MESSAGE = 500;
+
+/**
+ * Rethrows `error`, an upgrade the admitting Worker refused
+ * (`RemoteConnectionRefusedError`) as what it means: with the Worker's
+ * `{error:{code,message}}`, a `RemoteAdmissionError` with its message (one
+ * line, bounded); a 5xx without that body (an edge's) a lost connection,
+ * to be run again; any other status a refusal naming it. Other errors pass.
+ */
+function explained(error: unknown): never {
+  if (!(error instanceof RemoteConnectionRefusedError)) throw error;
+  let message: string | undefined;
+  try {
+    message = RefusalSchema.parse(JSON.parse(error.body)).error.message;
+  } catch {
+    message = undefined;
+  }
+  if (message !== undefined) {
+    // deno-lint-ignore no-control-regex
+    const line = message.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+    throw new RemoteAdmissionError(
+      line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line,
+      error.status,
+      { cause: error },
+    );
+  }
+  if (error.status >= 500) {
+    throw new RemoteConnectionLostError(
+      `Cannot connect to the remote host: it answered HTTP ${error.status}`,
+      { cause: error },
+    );
+  }
+  throw new RemoteAdmissionError(
+    `The remote host refused the connection (HTTP ${error.status})`,
+    error.status,
+    { cause: error },
+  );
 }

@@ -325,17 +325,25 @@ Deno.test("RM-103 RM-104: an admission refusal prints the Worker's message, exit
 
 Deno.test("RM-104: a remote host that cannot be reached exits 75 and says to run the command again", async () => {
   await using stage = await RemoteStage.start();
-  // An edge without the Worker behind it: every upgrade fails, with no refusal of the Worker's.
-  await using edge = new LoggingServer(() => new Response("bad gateway", { status: 502 }));
+  // An edge without the Worker behind it: the upgrade is answered 502, with no refusal of the Worker's.
+  const edge = new LoggingServer(() => new Response("bad gateway", { status: 502 }));
   const env = stage.jobEnv({ XMD_WORKFLOW_REMOTE: edge.url });
   const lost = await workflow(["start", `--issue=${NODE_ID}`, DOCUMENT], env);
   exit(lost, 75);
   assert.equal(
     lost.stderr,
-    "xmd: Cannot connect to the run's Durable Object\n" +
+    "xmd: Cannot connect to the remote host: it answered HTTP 502\n" +
       "Run the same command again: it continues from what the remote host committed\n",
   );
   assert.ok(edge.requests.length > 0);
+  // Nothing listening there any more.
+  await edge[Symbol.asyncDispose]();
+  const gone = await workflow(["status", `--issue=${NODE_ID}`], env);
+  exit(gone, 75);
+  assert.match(
+    gone.stderr,
+    /^xmd: Cannot connect to the run's Durable Object: .*\nRun the same command again: it continues from what the remote host committed\n$/,
+  );
 });
 
 Deno.test("RM-105: a runner SIGKILLed before, during and after a commit; the retried start continues to the uninterrupted run's journal and output", async () => {
