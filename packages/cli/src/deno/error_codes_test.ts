@@ -47,7 +47,7 @@ import {
 } from "@xmd/workflow";
 import { WorkerShellError } from "@xmd/workflow/deno/internal";
 import { UsageError } from "./usage-error.ts";
-// Not exported yet: the remote host's CLI (part 2) is what will use them.
+// Below the public entries: the remote protocol's codes and the runner's refusals.
 import {
   REMOTE_ERROR_CODES,
   RemoteProtocolError,

@@ -1,7 +1,9 @@
 /**
  * A runner process for tests: the real `RemoteWorkflowHost` in its own
- * process (so a test can SIGKILL it), until the CLI selects the remote host
- * (part 2). The document's output goes to stdout; the report to stderr as
+ * process (so a test can SIGKILL it) with no CLI around it: the kill matrix
+ * runs below the CLI (the CLI's remote tests are in
+ * `packages/cli/src/deno/workflow_remote_test.ts`). The document's output
+ * goes to stdout; the report to stderr as
  * one `report: <json>` line; a refusal as one `xmd: <message>` line.
  *
  * `deno run -A _test-remote-runner.ts <base-url> start <document> <id> [<cwd>]`

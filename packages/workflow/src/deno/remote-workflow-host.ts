@@ -21,8 +21,9 @@
  *   change in flight was rolled back on the copy and is never repeated; the
  *   next acquisition reads the committed frontier and replay decides. The
  *   working copy is temporary and removed when the execution ends.
- * - What this host does not serve yet (`list`, which part 2 answers per
- *   issue) is refused with `RemoteUnsupportedError`, never emulated.
+ * - What this host does not serve (`list`: the CLI answers it with the
+ *   issue's one run) is refused with `RemoteUnsupportedError`, never
+ *   emulated.
  *
  * @module
  */

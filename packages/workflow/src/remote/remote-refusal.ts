@@ -88,8 +88,8 @@ export class RemoteAdmissionError extends XmdError {
 }
 
 /**
- * A request the remote host does not serve yet (part 2 of the remote host
- * adds it); nothing was sent or changed.
+ * A request the remote host does not serve (a remote run is found by its
+ * issue, not listed); nothing was sent or changed.
  */
 export class RemoteUnsupportedError extends XmdError {
   /** The class name. */
