@@ -35,6 +35,25 @@ export interface RunBackend extends AsyncDisposable {
 /** When a test drops the connection carrying a request: before the backend gets it, or after (no reply). */
 export type Drop = "before" | "after";
 
+/**
+ * Where a test crashes the backend on a request: `received` (the proxy holds
+ * it, the backend never gets it), `forwarded` (sent on, no reply awaited),
+ * `replied` (the backend's reply withheld from the runner) or `delivered`
+ * (the reply passed to the runner, nothing after it). Nothing is forwarded
+ * either way from the request on.
+ */
+export type CrashPoint = "received" | "forwarded" | "replied" | "delivered";
+
+/** A crash a test arms: at the first request `match` accepts, `crash()` runs at `at`. */
+export interface Crash {
+  /** Whether this request (its header, with the frontier last replied on this connection) is the one. */
+  match(header: Record<string, unknown>, frontier: unknown): boolean;
+  /** When, relative to the request. */
+  at: CrashPoint;
+  /** Crashes the backend, synchronously (SIGKILL): nothing later reaches it. */
+  crash(): void;
+}
+
 /** The run server over node:sqlite files behind a loopback WebSocket. */
 export class LoopbackRunServer implements RunBackend {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
@@ -106,6 +125,12 @@ export class TestRemoteServer implements AsyncDisposable {
   readonly #sockets = new Set<WebSocket>();
   /** Set by a test: drop the connection at the nth request of `type` (1-based). */
   drop: { type: string; nth: number; when: Drop; seen?: number } | undefined;
+  /** Set by a test: crash the backend at a request; cleared when it fires. */
+  crash: Crash | undefined;
+  /** Set when an armed crash fired: from then on nothing is forwarded either way. */
+  crashed = false;
+  /** The most committed events any reply from the backend carried in its frontier (a test resets it). */
+  acknowledged = 0;
   /** How many `hello`s each role sent (for "no acquisition" claims). */
   readonly hellos = { executor: 0, reader: 0 };
   /** Every request received: its type, its size, how many objects (and deltas) and chunks it carried. */
@@ -167,6 +192,8 @@ export class TestRemoteServer implements AsyncDisposable {
     this.#sockets.add(socket).add(upstream);
     const queued: ArrayBuffer[] = [];
     let withheld: number | undefined;
+    let frontier: unknown = null;
+    let crashAt: { id: number; at: CrashPoint; crash(): void } | undefined;
     const end = () => {
       for (const s of [socket, upstream]) {
         this.#sockets.delete(s);
@@ -178,7 +205,21 @@ export class TestRemoteServer implements AsyncDisposable {
     };
     upstream.onmessage = (event) => {
       const data = event.data as ArrayBuffer;
-      if (withheld !== undefined && this.#header(data)?.re === withheld) {
+      if (this.crashed) return;
+      const reply = this.#header(data);
+      if (reply && "frontier" in reply) {
+        frontier = reply.frontier;
+        const events = (reply.frontier as { events?: unknown } | null)?.events;
+        if (typeof events === "number") this.acknowledged = Math.max(this.acknowledged, events);
+      }
+      if (withheld !== undefined && reply?.re === withheld) {
+        end();
+        return;
+      }
+      if (crashAt && reply?.re === crashAt.id) {
+        if (crashAt.at === "delivered" && socket.readyState === WebSocket.OPEN) socket.send(data);
+        this.crashed = true;
+        crashAt.crash();
         end();
         return;
       }
@@ -191,6 +232,27 @@ export class TestRemoteServer implements AsyncDisposable {
       this.messages.push(new Uint8Array(data.slice(0)));
       const header = this.#header(data);
       if (header) this.#log(header, data);
+      if (this.crashed) return;
+      const crash = this.crash;
+      if (crash && header && crash.match(header, frontier)) {
+        this.crash = undefined;
+        this.crashed = crash.at === "received" || crash.at === "forwarded";
+        if (crash.at === "received") {
+          crash.crash();
+          end();
+          return;
+        }
+        if (crash.at === "forwarded") {
+          // Killed once the frame has left this process, whether workerd read it or not.
+          upstream.send(data);
+          setTimeout(() => {
+            crash.crash();
+            end();
+          }, 0);
+          return;
+        }
+        crashAt = { id: Number(header.id), at: crash.at, crash: crash.crash };
+      }
       const drop = this.drop;
       if (drop && header?.type === drop.type && (drop.seen = (drop.seen ?? 0) + 1) === drop.nth) {
         this.drop = undefined;

@@ -1,8 +1,9 @@
 /**
  * The runner (`RemoteWorkflowHost`) against the `WorkflowRun` Durable Object
- * in real workerd (or, until its test Worker lands, the run server over
- * node:sqlite behind a loopback WebSocket), through a loopback proxy that
- * can drop a connection; each runner a real process, crashes real SIGKILLs.
+ * in real workerd (with `XMD_TEST_REMOTE_BACKEND=loopback`, the run server
+ * over node:sqlite behind a loopback WebSocket), through a loopback proxy
+ * that can drop a connection; each runner a real process, crashes real
+ * SIGKILLs. workerd itself killed: `remote_workerd_kill_test.ts`.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
