@@ -3,8 +3,10 @@
  * `WorkflowRun` with a fixed admission (issue and repository derived from
  * the id; part 2's Worker verifies and rereads them), and adds one test-only
  * hook: `?run=<id>&dump` answers a dump of every table of the run's object
- * (the contract's dump), so a test can prove a refusal changed nothing; and
- * `/v1/connect`, a stand-in for the admitting Worker's route (below).
+ * (the contract's dump), so a test can prove a refusal changed nothing;
+ * `&ns=<name>` names another object for the same run id, so tests sharing
+ * one workerd each get fresh runs under the same ids; and `/v1/connect`, a
+ * stand-in for the admitting Worker's route (below).
  * Bundled and served by real workerd (miniflare) in `remote_object_test.ts`.
  *
  * @module
@@ -74,12 +76,15 @@ async function connect(request: Request, env: { RUN: DurableObjectNamespace }): 
 export default {
   fetch(request: Request, env: { RUN: DurableObjectNamespace }): Promise<Response> | Response {
     if (new URL(request.url).pathname === "/v1/connect") return connect(request, env);
-    const run = new URL(request.url).searchParams.get("run");
+    const params = new URL(request.url).searchParams;
+    const run = params.get("run");
+    const ns = params.get("ns");
     if (!run) return new Response("name a run with ?run=", { status: 400 });
     const headers = new Headers(request.headers);
     headers.set(ADMISSION_HEADERS.runId, run);
     headers.set(ADMISSION_HEADERS.issueNodeId, `I_${run}`);
     headers.set(ADMISSION_HEADERS.repositoryId, "R_test");
-    return env.RUN.get(env.RUN.idFromName(run)).fetch(new Request(request, { headers }));
+    const name = ns === null ? run : `${ns}/${run}`;
+    return env.RUN.get(env.RUN.idFromName(name)).fetch(new Request(request, { headers }));
   },
 };

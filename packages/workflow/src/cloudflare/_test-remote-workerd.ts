@@ -15,6 +15,8 @@ const PACKAGE = new URL("../../", import.meta.url);
 export const WORKERD_OPTIONS = {
   modules: true,
   compatibilityDate: "2026-07-01",
+  // As in production: the Durable Object hashes with node:crypto.
+  compatibilityFlags: ["nodejs_compat"],
   durableObjects: { RUN: { className: "TestWorkflowRun", useSQLite: true } },
 } as const;
 

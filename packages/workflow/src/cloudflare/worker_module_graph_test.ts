@@ -84,3 +84,10 @@ Deno.test("WS-46: the storage engine's folders import @xmd/core/protocol, never 
   }
   assert.deepEqual(offenders, []);
 });
+
+Deno.test("RM-55: the Durable Object hashes with node:crypto, workerd's native SHA-256 under nodejs_compat", async () => {
+  const modules = await moduleGraph("cloudflare.ts");
+  const object = new URL("src/cloudflare/workflow-run-object.ts", PACKAGE).href;
+  assert.ok(modules.some((module) => module.specifier === object));
+  assert.ok(modules.some((module) => module.specifier === "node:crypto"));
+});

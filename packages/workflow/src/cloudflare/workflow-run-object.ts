@@ -17,9 +17,12 @@
  *   object selects; any other is refused before a socket is accepted.
  * - A socket's close or error ends its connection, and with it ownership,
  *   at once.
+ * - Objects and chunks are hashed with `node:crypto`, so the Worker needs
+ *   the `nodejs_compat` compatibility flag.
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import { WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RunServer } from "../remote/run-server.ts";
 import type { Admission } from "../remote/remote-table.ts";
@@ -105,7 +108,10 @@ export class WorkflowRun {
   #serverFor(admission: Admission): RunServer | undefined {
     if (this.#server === undefined) {
       const seam = new DurableObjectSeam(this.#storage);
-      this.#server = { admission, server: new RunServer(seam, admission) };
+      this.#server = {
+        admission,
+        server: new RunServer(seam, admission, { sha256: nativeSha256 }),
+      };
     }
     const opened = this.#server.admission;
     const same = opened.runId === admission.runId &&
@@ -113,6 +119,15 @@ export class WorkflowRun {
       opened.repositoryId === admission.repositoryId;
     return same ? this.#server.server : undefined;
   }
+}
+
+/**
+ * SHA-256 by workerd's native `node:crypto` (the Worker runs with
+ * `nodejs_compat`): about 1.5 GB/s, against a few tens of MB/s for the
+ * portable `sha256Hex`, which names every object and chunk the same.
+ */
+function nativeSha256(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 function admissionOf(headers: Headers): Admission | undefined {

@@ -19,6 +19,7 @@
  * @module
  */
 import { RunBusyError } from "../contracts/workflow-errors.ts";
+import { runBusyError } from "../execution/run-busy.ts";
 
 /** A held executor lock; released on dispose. */
 export class ExecutorLock implements Disposable {
@@ -36,9 +37,7 @@ export class ExecutorLock implements Disposable {
       let kept = false;
       try {
         if (!await file.tryLock(true)) {
-          throw new RunBusyError(
-            `Cannot run "${runId}": it is already running in another process. Wait for it, or stop it with Ctrl-C`,
-          );
+          throw runBusyError(runId);
         }
         if (await isFileAt(file, path)) {
           kept = true;

@@ -34,8 +34,6 @@ import type { CallBody, ChannelReply, RemoteChannel } from "../remote/remote-cha
 import { refusalOf, RemoteConnectionLostError } from "../remote/remote-refusal.ts";
 import { WebSocketClient } from "./websocket-client.ts";
 
-/** The WebSocket subprotocol the runner asks for (version 1's). */
-export const SUBPROTOCOL: string = WEBSOCKET_PROTOCOL;
 /** How often an open connection pings. */
 export const PING_INTERVAL_MS = 30_000;
 
@@ -85,7 +83,7 @@ export class RemoteConnection implements RemoteChannel, Disposable {
     options: RemoteConnectionOptions = {},
   ): Promise<RemoteConnection> {
     const socket = await WebSocketClient.connect(url, {
-      protocol: SUBPROTOCOL,
+      protocol: WEBSOCKET_PROTOCOL,
       headers: options.headers,
       maxMessageBytes: MAX_MESSAGE_BYTES,
     });
@@ -142,7 +140,7 @@ export class RemoteConnection implements RemoteChannel, Disposable {
     }
     this.#inFlight.delete(reply.re!);
     if (reply.type === "error") {
-      pending.reject(refusalOf(reply.code, reply.message));
+      pending.reject(refusalOf(reply.code, reply.message, reply.reason));
     } else if (reply.type !== pending.type) {
       this.#fail("it answered a request with a reply of another type");
       pending.reject(this.#lost!);

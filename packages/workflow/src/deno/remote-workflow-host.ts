@@ -20,7 +20,9 @@
  * - A lost connection is `RemoteConnectionLostError` (exit code 75): the
  *   change in flight was rolled back on the copy and is never repeated; the
  *   next acquisition reads the committed frontier and replay decides. The
- *   working copy is temporary and removed when the execution ends.
+ *   working copy is temporary and removed when the execution ends; one a
+ *   killed runner left is removed by the next execution that can prove its
+ *   owner dead (`working-copy-folder.ts`).
  * - What this host does not serve (`list`: the CLI answers it with the
  *   issue's one run) is refused with `RemoteUnsupportedError`, never
  *   emulated.
@@ -40,6 +42,7 @@ import { join } from "node:path";
 import type { PendingSuspension, RunRecord } from "../contracts/run-record.ts";
 import {
   AnswerRefusedError,
+  RunBusyError,
   RunNotFoundError,
   RunStateError,
   WorkerShellPermissionError,
@@ -57,6 +60,8 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { executeRun } from "../execution/execute-run.ts";
+import { executionReport } from "../execution/execution-report.ts";
+import { runBusyError } from "../execution/run-busy.ts";
 import { checkRunId } from "../execution/run-id.ts";
 import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
@@ -82,6 +87,7 @@ import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 import { RemoteConnection } from "./remote-connection.ts";
 import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
 import { openWorkingCopy } from "./working-copy-database.ts";
+import { defaultCopiesFolder, WorkingCopyFolder } from "./working-copy-folder.ts";
 import { interpreterStartProblem } from "./worker-shell-process.ts";
 
 /** How a remote host reaches its runs. */
@@ -90,7 +96,11 @@ export interface RemoteWorkflowHostOptions {
   url(id: string): string | URL;
   /** How Worker Shell runs exec blocks. */
   shell?: WorkerShellOptions;
-  /** Where working copies are made (default: the system's temporary folder). */
+  /**
+   * The folder working copies are made in, one folder each (default:
+   * `xmd-remote-copies` in the system's temporary folder); copies killed
+   * runners left there are removed.
+   */
   workDir?: string;
   /**
    * Extra request headers of every connection's upgrade (the admission
@@ -237,7 +247,9 @@ export class RemoteWorkflowHost implements WorkflowHost {
     const found = await this.#read(id);
     if (!found) throw notFound(id);
     const { record, pending, executions } = found.snapshot;
-    return { ...inspection(record, pending, executions), events: found.events };
+    // As locally: each event with its id, time and root; the execution that wrote it is internal.
+    const events = found.events.map(({ id, at, root, event }) => ({ id, at, root, event }));
+    return { ...inspection(record, pending, executions), events };
   }
 
   list(): Promise<RunListing> {
@@ -296,13 +308,17 @@ export class RemoteWorkflowHost implements WorkflowHost {
   async cancel(id: string): Promise<void> {
     checkRunId(id);
     using connection = await this.#acquire(id);
-    await connection.call({ type: "cancel" });
+    await connection.call({ type: "cancel" }).catch((error) => {
+      throw error instanceof RunNotFoundError ? notFound(id) : error;
+    });
   }
 
   async delete(id: string): Promise<void> {
     checkRunId(id);
     using connection = await this.#acquire(id);
-    await connection.call({ type: "delete" });
+    await connection.call({ type: "delete" }).catch((error) => {
+      throw error instanceof RunNotFoundError ? notFound(id) : error;
+    });
   }
 
   /** Decides on what a reader read, acquiring only when there is something to execute. */
@@ -312,27 +328,25 @@ export class RemoteWorkflowHost implements WorkflowHost {
       case "completed":
       case "failed": {
         const last = found.events.at(-1)?.event;
-        if (last?.type !== "close" || last.coroutineId !== "root") return reportOf(found, null);
+        if (last?.type !== "close" || last.coroutineId !== "root") return reportOf(found);
         // A finished journal: its output reproduced from the record and journal alone.
         using seam = memoryDatabase();
         writeRunRows(seam, found);
+        const store = new RunStore(seam, `run "${id}"`);
         const result = await executeRun({
-          store: new RunStore(seam, `run "${id}"`),
+          store,
           execution: null,
           gate: disabledSecretGate,
           stdout: io.stdout,
           stderr: io.stderr,
           signal: io.signal,
         });
-        return reportOf(
-          found,
-          result.outcome.status === "failed" ? result.outcome.error.message : null,
-        );
+        return executionReport(store, result.outcome);
       }
       case "cancelled":
-        return reportOf(found, null);
+        return reportOf(found);
       case "suspended": {
-        if (pending && !pending.answered) return reportOf(found, null);
+        if (pending && !pending.answered) return reportOf(found);
         const answer = found.snapshot.answers.find((a) => a.suspensionId === pending?.suspensionId);
         if (pending && answer && io.secretDetection !== false) {
           // As locally: an answer accepted with --no-secret-detection stays suspended here.
@@ -373,44 +387,37 @@ export class RemoteWorkflowHost implements WorkflowHost {
     const where = `run "${id}"`;
     const run = await readRemoteRun(connection);
     if (!run) throw notFound(id);
-    const dir = await Deno.makeTempDir({ dir: this.#options.workDir, prefix: "xmd-remote-" });
-    try {
-      using seam = await openWorkingCopy(join(dir, "copy.sqlite"), where);
-      const known = await fetchRoot(connection, seam, run.snapshot.record.root, nativeSha256Hex);
-      writeWorkingCopy(seam, run, where, nativeSha256Hex);
-      const store = new RunStore(seam, where);
-      const commits = new RemoteRunCommits(
-        connection,
-        seam,
-        known,
-        run.snapshot.links,
-        where,
-        tripSentFailpoint,
-      );
-      const result = await executeRun({
-        store,
-        execution: run.snapshot.frontier.execution,
-        shell: (workspace) => {
-          const shell = new WorkerShell(workspace, this.#options.shell ?? {});
-          return io.onExec ? observedShell(shell, (position) => io.onExec!(position)) : shell;
-        },
-        sha256: nativeSha256Hex,
-        gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
-        stdout: io.stdout,
-        stderr: io.stderr,
-        signal: io.signal,
-        commits,
-      });
-      const record = store.record();
-      return {
-        id: record.id,
-        status: record.status,
-        pendingSuspension: store.pendingSuspension(),
-        failure: result.outcome.status === "failed" ? result.outcome.error.message : null,
-      };
-    } finally {
-      await Deno.remove(dir, { recursive: true }).catch(() => {});
-    }
+    // A copy a killed runner left behind is removed here, once its lock proves it dead.
+    await using folder = await WorkingCopyFolder.create(
+      this.#options.workDir ?? defaultCopiesFolder(),
+    );
+    using seam = await openWorkingCopy(join(folder.path, "copy.sqlite"), where);
+    const known = await fetchRoot(connection, seam, run.snapshot.record.root, nativeSha256Hex);
+    writeWorkingCopy(seam, run, where, nativeSha256Hex);
+    const store = new RunStore(seam, where);
+    const commits = new RemoteRunCommits(
+      connection,
+      seam,
+      known,
+      run.snapshot.links,
+      where,
+      tripSentFailpoint,
+    );
+    const result = await executeRun({
+      store,
+      execution: run.snapshot.frontier.execution,
+      shell: (workspace) => {
+        const shell = new WorkerShell(workspace, this.#options.shell ?? {});
+        return io.onExec ? observedShell(shell, (position) => io.onExec!(position)) : shell;
+      },
+      sha256: nativeSha256Hex,
+      gate: io.secretDetection === false ? disabledSecretGate : createSecretGate(),
+      stdout: io.stdout,
+      stderr: io.stderr,
+      signal: io.signal,
+      commits,
+    });
+    return executionReport(store, result.outcome);
   }
 
   /** The run's record and journal over a reader connection, or null when there is none. */
@@ -419,9 +426,13 @@ export class RemoteWorkflowHost implements WorkflowHost {
     return await readRemoteRun(connection);
   }
 
-  /** An executor connection that holds the run (`RunBusyError` while another does). */
+  /** An executor connection that holds the run (`RunBusyError` while another does, as locally). */
   async #acquire(id: string): Promise<RemoteConnection> {
-    return await this.#connect(id, "executor");
+    try {
+      return await this.#connect(id, "executor");
+    } catch (error) {
+      throw error instanceof RunBusyError ? runBusyError(id, { cause: error }) : error;
+    }
   }
 
   /**
@@ -512,7 +523,8 @@ function inspection(
   return { record, pendingSuspension: pending, executions };
 }
 
-function reportOf(found: RemoteRun, failure: string | null): ExecutionReport {
+/** The report of a run this host decided not to execute, from what a reader read of it. */
+function reportOf(found: RemoteRun): ExecutionReport {
   const { record, pending } = found.snapshot;
-  return { id: record.id, status: record.status, pendingSuspension: pending, failure };
+  return executionReport({ record: () => record, pendingSuspension: () => pending });
 }

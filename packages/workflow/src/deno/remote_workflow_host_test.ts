@@ -9,14 +9,16 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { loadProgramFile } from "@xmd/core/deno";
 import { fileURLToPath } from "node:url";
-import type { JournalEvent } from "@xmd/core";
+import { type JournalEvent, XmdError } from "@xmd/core";
 import type { ExecutionIo, ExportReport, WorkflowHost } from "../contracts/workflow-host.ts";
 import { RunNotFoundError } from "../contracts/workflow-errors.ts";
 import { RemoteUnsupportedError } from "../remote/remote-refusal.ts";
 import { type RunBackend, TestRemoteServer } from "./_test-remote-server.ts";
 import { RemoteWorkerd } from "../cloudflare/_test-remote-workerd.ts";
 import { TESTDATA } from "./_test-workflow-cli.ts";
+import { ExecutorLock } from "./executor-lock.ts";
 import { LocalWorkflowHost } from "./local-workflow-host.ts";
+import { RemoteConnection } from "./remote-connection.ts";
 import { RemoteWorkflowHost } from "./remote-workflow-host.ts";
 
 /**
@@ -312,7 +314,10 @@ Deno.test("RM-44 while a runner holds the run a second one is refused busy and c
   const before = await server.dump(RUN);
   const second = await runner(server, ["resume", RUN]);
   assertExit(second, 1);
-  assert.match(second.stderr, /^xmd: Cannot acquire the run: another executor holds it\n$/);
+  assert.match(
+    second.stderr,
+    /^xmd: Cannot run "remote-run": it is already running in another process\. Wait for it, or stop it with Ctrl-C\n$/,
+  );
   assert.equal(await server.dump(RUN), before);
   Deno.kill(first.pid, "SIGCONT");
   const outcome = await outcomeOf(first);
@@ -536,5 +541,128 @@ Deno.test("RM-50 Ctrl-C during a shell block settles the remote run interrupted 
     assert.deepEqual(journals[1], journals[0]);
   } finally {
     await Deno.remove(runs, { recursive: true });
+  }
+});
+
+/** What a user reads of a refusal: its class, code, reason and message. */
+function refusalFacts(error: unknown): Record<string, unknown> {
+  assert.ok(error instanceof XmdError, String(error));
+  const reason = "reason" in error ? error.reason : undefined;
+  return { name: error.name, code: error.code, reason, message: error.message };
+}
+
+async function refusedWith(promise: Promise<unknown>): Promise<Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    return refusalFacts(error);
+  }
+  throw new Error("not refused");
+}
+
+Deno.test("RM-52 a refusal from the Durable Object reaches the runner as the local host's for the same state: busy, an answer already waiting (with its reason), cancel of a finished run, of a missing run", async () => {
+  await using server = await startServer();
+  const runs = await Deno.makeTempDir({ prefix: "xmd-remote-local-" });
+  try {
+    const local = new LocalWorkflowHost(runs);
+    const remote = remoteHost(server);
+    const program = await loadProgramFile(DOCUMENT, { cwd: TESTDATA });
+    const hosts = [local, remote] as WorkflowHost[];
+    const facts: Record<string, unknown>[][] = [[], []];
+    for (const [i, host] of hosts.entries()) {
+      const first = await host.start({ id: RUN, program, props: {} }, capture().io);
+      const suspensionId = first.pendingSuspension!.suspensionId;
+      await host.answer(RUN, suspensionId, ANSWER, true);
+      // Another executor holds the run: the local lock, the Durable Object's owner.
+      {
+        using _held = i === 0
+          ? await ExecutorLock.acquire(`${local.pathOf(RUN)}.lock`, RUN)
+          : await heldRemotely(server);
+        facts[i].push(await refusedWith(host.resume(RUN, capture().io)));
+      }
+      // A second answer: locally the store refuses it; remotely the Durable Object does.
+      facts[i].push(
+        await refusedWith(
+          i === 0
+            ? local.answer(RUN, suspensionId, ANSWER, true)
+            : answerFrame(server, suspensionId),
+        ),
+      );
+      assert.equal((await host.resume(RUN, capture().io)).status, "completed");
+      facts[i].push(await refusedWith(host.cancel(RUN)));
+      const missing = await refusedWith(host.cancel("no-such-run"));
+      // The run is looked for in another place: the local one names its folder.
+      facts[i].push({ ...missing, message: String(missing.message).replace(/ in .*$/, "") });
+    }
+    facts[1][3].message = String(facts[1][3].message).replace(/ remote run$/, " run");
+    assert.deepEqual(facts[1], facts[0]);
+    assert.deepEqual(facts[0].map((fact) => [fact.code, fact.reason]), [
+      ["run.busy", undefined],
+      ["run.state", "answer-waiting"],
+      ["run.state", "state"],
+      ["run.not_found", "missing"],
+    ]);
+  } finally {
+    await Deno.remove(runs, { recursive: true });
+  }
+});
+
+/** An executor connection holding run RUN in its Durable Object. */
+async function heldRemotely(server: TestRemoteServer): Promise<Disposable> {
+  const connection = await RemoteConnection.open(server.urlOf(RUN));
+  await connection.call({ type: "hello", role: "executor" });
+  return connection;
+}
+
+/** Sends an `answer` frame for RUN on a reader connection, as a runner racing another does. */
+async function answerFrame(server: TestRemoteServer, suspensionId: string): Promise<void> {
+  using connection = await RemoteConnection.open(server.urlOf(RUN));
+  await connection.call({ type: "hello", role: "reader" });
+  await connection.call({ type: "answer", suspensionId, value: ANSWER });
+}
+
+async function copiesIn(tmp: string): Promise<string[]> {
+  const parent = join(tmp, "xmd-remote-copies");
+  try {
+    return (await Array.fromAsync(Deno.readDir(parent))).map((entry) => entry.name).sort();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+}
+
+Deno.test("RM-54 a SIGKILLed runner's working copy is removed by the next execution, which proves its owner dead by its lock; a copy in use is never removed", async () => {
+  await using server = await startServer();
+  const tmp = await Deno.makeTempDir({ prefix: "xmd-remote-tmp-" });
+  try {
+    const env = { TMPDIR: tmp };
+    const killed = await runner(server, START, {
+      ...env,
+      XMD_FAILPOINT: "workspace-effect:sent:2",
+    });
+    assert.equal(killed.signal, "SIGKILL", killed.stderr);
+    const stale = await copiesIn(tmp);
+    assert.equal(stale.length, 1);
+    // Another run's runner, frozen while it holds its copy (its second effect acknowledged).
+    const other = "other-run";
+    const frozen = spawnRunner(server, ["start", DOCUMENT, other, TESTDATA], {
+      ...env,
+      XMD_FAILPOINT: "workspace-effect:acked:2:stop",
+    });
+    const host = remoteHost(server);
+    while (((await host.history(other).catch(() => null))?.events.length ?? 0) < 3) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const held = (await copiesIn(tmp)).filter((name) => !stale.includes(name));
+    assert.equal(held.length, 1);
+    // The next execution of the killed run removes the dead copy and leaves the live one.
+    assertExit(await runner(server, ["resume", RUN], env), 2);
+    assert.deepEqual(await copiesIn(tmp), held);
+    Deno.kill(frozen.pid, "SIGCONT");
+    const outcome = await outcomeOf(frozen);
+    assert.equal(outcome.code, 2, outcome.stderr);
+    assert.deepEqual(await copiesIn(tmp), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
   }
 });

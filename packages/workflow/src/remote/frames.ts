@@ -37,7 +37,11 @@ import type { Frontier } from "../execution/run-commits.ts";
 import type { NewRun } from "../store/run-store.ts";
 import { HardLinkGroupsSchema } from "../workspace/hard-links.ts";
 import { CHUNK_SIZE } from "../workspace/workspace-tables.ts";
-import { REMOTE_ERROR_CODES, RemoteProtocolError } from "./remote-protocol-error.ts";
+import {
+  REFUSAL_REASONS,
+  REMOTE_ERROR_CODES,
+  RemoteProtocolError,
+} from "./remote-protocol-error.ts";
 
 /** The protocol version this code speaks. */
 export const PROTOCOL_VERSION = 1;
@@ -256,6 +260,7 @@ const ReplySchema = z.discriminatedUnion("type", [
     events: z.array(
       z.object({
         id: z.number().int().positive(),
+        execution: z.number().int().positive(),
         at: z.number().int(),
         root: HASH,
         event: EventSchema,
@@ -284,6 +289,7 @@ const ReplySchema = z.discriminatedUnion("type", [
     type: z.literal("error"),
     code: z.enum(REMOTE_ERROR_CODES),
     message: z.string(),
+    reason: z.enum(REFUSAL_REASONS).optional(),
   }).strict(),
 ]);
 

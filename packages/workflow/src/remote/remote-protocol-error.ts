@@ -6,11 +6,13 @@
  * Invariant: every code here is an `ERROR_CODES` code (WF-53); a store
  * error travels as its own code, and `remoteErrorCode` classifies by code,
  * never by `error.name`. Every error it does not know is `internal`, so no
- * thrown value leaks into a reply.
+ * thrown value leaks into a reply. A store refusal's reason travels with
+ * its code.
  *
  * @module
  */
 import { XmdError, type XmdErrorCode } from "@xmd/core/protocol";
+import type { RunNotFoundReason, RunStateReason } from "../contracts/workflow-errors.ts";
 
 /** Every code an `error` reply can carry. */
 export const REMOTE_ERROR_CODES = [
@@ -50,6 +52,24 @@ export const REMOTE_ERROR_CODES = [
 export type RemoteErrorCode = typeof REMOTE_ERROR_CODES[number];
 
 /**
+ * The reasons a `run.state` or `run.not_found` refusal travels with (the
+ * store's `RunStateReason` and `RunNotFoundReason`), so the runner raises
+ * the very refusal the local host raises and the CLI gives the same advice.
+ */
+export const REFUSAL_REASONS = [
+  "state",
+  "answer-waiting",
+  "secret-stop",
+  "no-such-event",
+  "missing",
+  "unfinished-start",
+  "invalid-id",
+] as const satisfies readonly (RunStateReason | RunNotFoundReason)[];
+
+/** A reason a refusal travels with. */
+export type RefusalReason = typeof REFUSAL_REASONS[number];
+
+/**
  * A frame refused by the remote protocol, with its stable code. It is also
  * how a store error crosses the wire, so besides its own codes it carries
  * theirs (`run.busy`, `db.corrupt`, …).
@@ -59,11 +79,18 @@ export class RemoteProtocolError extends XmdError {
   override name = "RemoteProtocolError";
   /** The stable code the refusal travels as. */
   readonly code: RemoteErrorCode;
+  /** The store's reason, for a `run.state` or `run.not_found` refusal that has one. */
+  readonly reason: RefusalReason | undefined;
 
-  /** A refusal with `code`, saying `message`. */
-  constructor(code: RemoteErrorCode, message: string, options?: ErrorOptions) {
+  /** A refusal with `code`, saying `message` (and, for a store refusal, its `reason`). */
+  constructor(
+    code: RemoteErrorCode,
+    message: string,
+    options?: ErrorOptions & { reason?: RefusalReason },
+  ) {
     super(message, options);
     this.code = code;
+    this.reason = options?.reason;
   }
 }
 
@@ -72,6 +99,14 @@ const REMOTE: ReadonlySet<string> = new Set(REMOTE_ERROR_CODES);
 /** Whether the protocol carries `code`. */
 function carried(code: string): code is RemoteErrorCode {
   return REMOTE.has(code);
+}
+
+const REASONS: ReadonlySet<string> = new Set(REFUSAL_REASONS);
+
+/** The reason a store refusal `error` travels with, if it has one. */
+export function refusalReason(error: unknown): RefusalReason | undefined {
+  const reason = error instanceof XmdError && "reason" in error ? error.reason : undefined;
+  return typeof reason === "string" && REASONS.has(reason) ? reason as RefusalReason : undefined;
 }
 
 /** The code `error` travels as: its own when the protocol carries it, else `internal`. */

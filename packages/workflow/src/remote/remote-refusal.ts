@@ -17,12 +17,18 @@ import {
   RunBusyError,
   RunConflictError,
   RunNotFoundError,
+  type RunNotFoundReason,
   RunStateError,
+  type RunStateReason,
   WorkflowDatabaseCorruptError,
   WorkflowDatabaseFormatError,
   WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
-import { type RemoteErrorCode, RemoteProtocolError } from "./remote-protocol-error.ts";
+import {
+  type RefusalReason,
+  type RemoteErrorCode,
+  RemoteProtocolError,
+} from "./remote-protocol-error.ts";
 
 /** The exit code of a runner whose connection was lost: run it again (EX_TEMPFAIL). */
 export const CONNECTION_LOST_EXIT_CODE = 75;
@@ -99,9 +105,7 @@ export class RemoteUnsupportedError extends XmdError {
 }
 
 const BY_CODE: Partial<Record<RemoteErrorCode, new (message: string) => Error>> = {
-  "run.not_found": RunNotFoundError,
   "run.busy": RunBusyError,
-  "run.state": RunStateError,
   "run.conflict": RunConflictError,
   "answer.refused": AnswerRefusedError,
   "executor.lost": ExecutorLostError,
@@ -111,8 +115,27 @@ const BY_CODE: Partial<Record<RemoteErrorCode, new (message: string) => Error>> 
   "db.version": WorkflowSchemaVersionError,
 };
 
-/** The error an `error` reply with `code` and `message` stands for. */
-export function refusalOf(code: RemoteErrorCode, message: string): Error {
+/**
+ * The error an `error` reply with `code`, `message` and `reason` stands for:
+ * a store refusal with the reason it was raised for (the CLI's advice
+ * depends on it), so it is the local host's refusal for the same state.
+ */
+export function refusalOf(code: RemoteErrorCode, message: string, reason?: RefusalReason): Error {
+  if (code === "run.state") {
+    return new RunStateError(message, isStateReason(reason) ? reason : "state");
+  }
+  if (code === "run.not_found") {
+    return new RunNotFoundError(message, isNotFoundReason(reason) ? reason : "missing");
+  }
   const type = BY_CODE[code];
   return type ? new type(message) : new RemoteProtocolError(code, message);
+}
+
+function isStateReason(reason: RefusalReason | undefined): reason is RunStateReason {
+  return reason === "state" || reason === "answer-waiting" || reason === "secret-stop" ||
+    reason === "no-such-event";
+}
+
+function isNotFoundReason(reason: RefusalReason | undefined): reason is RunNotFoundReason {
+  return reason === "missing" || reason === "unfinished-start" || reason === "invalid-id";
 }

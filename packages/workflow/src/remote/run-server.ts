@@ -55,7 +55,7 @@ import {
   type SentObject,
 } from "./frames.ts";
 import { checkNewRun } from "./new-run-checks.ts";
-import { remoteErrorCode, RemoteProtocolError } from "./remote-protocol-error.ts";
+import { refusalReason, remoteErrorCode, RemoteProtocolError } from "./remote-protocol-error.ts";
 import {
   type Admission,
   checkAdmission,
@@ -92,6 +92,7 @@ const REPLY_MARGIN = 64 * 1024;
 const ExecutionSchema = z.object({ execution: z.number().int().nonnegative() });
 const EventRowSchema = z.object({
   seq: z.number().int().positive(),
+  execution: z.number().int().positive(),
   body: z.string(),
   root: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.number().int(),
@@ -326,11 +327,17 @@ export class RunServer {
   #events(request: RequestBody<"read-events">) {
     this.#existing();
     const rows = this.#sql.exec(
-      "SELECT seq, body, root, created_at FROM event WHERE seq >= ? ORDER BY seq LIMIT ?",
+      "SELECT seq, execution, body, root, created_at FROM event WHERE seq >= ? ORDER BY seq LIMIT ?",
       request.from,
       request.limit,
     );
-    const events: { id: number; at: number; root: string; event: JournalEvent }[] = [];
+    const events: {
+      id: number;
+      execution: number;
+      at: number;
+      root: string;
+      event: JournalEvent;
+    }[] = [];
     let size = REPLY_MARGIN;
     for (const raw of rows) {
       const row = EventRowSchema.safeParse(raw);
@@ -341,6 +348,7 @@ export class RunServer {
       if (!event.success) throw this.#damaged(`journal event ${row.data.seq}`);
       events.push({
         id: row.data.seq,
+        execution: row.data.execution,
         at: row.data.created_at,
         root: row.data.root,
         event: event.data,
@@ -584,6 +592,7 @@ function sentSize(object: SentObject): number {
 /** The reply for a refusal. */
 function errorReply(re: number | null, error: RemoteProtocolError): Uint8Array {
   const reply: Reply = { v: 1, re, type: "error", code: error.code, message: error.message };
+  if (error.reason !== undefined) reply.reason = error.reason;
   return encodeReply(reply);
 }
 
@@ -602,6 +611,7 @@ function refusal(error: unknown): RemoteProtocolError {
   }
   return new RemoteProtocolError(code, error instanceof Error ? error.message : String(error), {
     cause: error,
+    reason: refusalReason(error),
   });
 }
 

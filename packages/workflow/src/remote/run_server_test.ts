@@ -750,6 +750,36 @@ Deno.test("RM-17: read-events pages by from and limit", async () => {
   });
 });
 
+Deno.test("RM-53: read-events carries the execution that appended each event, as the run database holds it", async () => {
+  await withDir(async (dir) => {
+    {
+      const { h, owner, frontier } = await created(dir);
+      using _ = h;
+      await call(owner.send, {
+        type: "commit",
+        expected: frontier,
+        event: logEvent(1),
+        root: EMPTY_ROOT,
+      });
+    }
+    // The owner is gone: the next acquisition closes execution 1 and begins execution 2.
+    using h = new Harness(dir);
+    const owner = h.connect();
+    const hello = await call(owner.send, { type: "hello", role: "executor" });
+    const begun = await call(owner.send, { type: "begin", expected: hello.frontier! });
+    await call(owner.send, {
+      type: "commit",
+      expected: begun.frontier,
+      event: logEvent(2),
+      root: EMPTY_ROOT,
+    });
+    const { events } = await call(owner.send, { type: "read-events", from: 1, limit: 10 });
+    assert.deepEqual(events.map((e) => [e.id, e.execution]), [[1, 1], [2, 2]]);
+    const rows = h.seam.exec("SELECT seq, execution FROM event ORDER BY seq");
+    assert.deepEqual(rows.map((row) => [row.seq, row.execution]), [[1, 1], [2, 2]]);
+  });
+});
+
 Deno.test("RM-19: cancel and delete belong to the owner; delete leaves an empty run database bound to the same admission", async () => {
   await withDir(async (dir) => {
     const { h, owner, frontier } = await created(dir);

@@ -49,6 +49,8 @@ export const CHUNK_REQUESTS_IN_FLIGHT = 4;
 export interface RemoteEvent {
   /** Its id (1-based). */
   id: number;
+  /** The execution that appended it. */
+  execution: number;
   /** Its commit time (the Durable Object's clock). */
   at: number;
   /** The Workspace root current after it. */
@@ -234,7 +236,7 @@ export function writeRunRows(sql: SqlSeam, run: RemoteRun): void {
       sql.exec(
         "INSERT INTO event (seq, execution, body, root, created_at) VALUES (?, ?, ?, ?, ?)",
         entry.id,
-        executionAt(snapshot, entry.at),
+        entry.execution,
         JSON.stringify(entry.event),
         entry.root,
         entry.at,
@@ -249,17 +251,6 @@ export function writeRunRows(sql: SqlSeam, run: RemoteRun): void {
       );
     }
   });
-}
-
-/**
- * The execution that appended an event committed at `at`: the last one
- * started by then. `read-events` does not carry it, and only the current
- * execution writes on the copy, so the earlier ones are informative only.
- */
-function executionAt(snapshot: RunSnapshot, at: number): number {
-  let execution = snapshot.executions[0]?.seq ?? 1;
-  for (const entry of snapshot.executions) if (entry.startedAt <= at) execution = entry.seq;
-  return execution;
 }
 
 /** The objects a received object refers to; a file's chunks go to `chunks`. */
