@@ -39,8 +39,9 @@ export type Drop = "before" | "after";
  * Where a test crashes the backend on a request: `received` (the proxy holds
  * it, the backend never gets it), `forwarded` (sent on, no reply awaited),
  * `replied` (the backend's reply withheld from the runner) or `delivered`
- * (the reply passed to the runner, nothing after it). Nothing is forwarded
- * either way from the request on.
+ * (the reply passed to the runner, nothing after it). Nothing the runner
+ * sends after the request reaches the backend, a frame pipelined behind it
+ * included.
  */
 export type CrashPoint = "received" | "forwarded" | "replied" | "delivered";
 
@@ -232,7 +233,9 @@ export class TestRemoteServer implements AsyncDisposable {
       this.messages.push(new Uint8Array(data.slice(0)));
       const header = this.#header(data);
       if (header) this.#log(header, data);
-      if (this.crashed) return;
+      // Nothing sent after a request a crash is armed on reaches the backend (a pipelined frame
+      // behind it included): the crash comes with that request's reply.
+      if (this.crashed || crashAt !== undefined) return;
       const crash = this.crash;
       if (crash && header && crash.match(header, frontier)) {
         this.crash = undefined;
