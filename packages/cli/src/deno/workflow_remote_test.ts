@@ -384,7 +384,9 @@ Deno.test("RM-106: two runners: while one holds the issue's run, another's start
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const before = await stage.dump(id);
-  const busy = "xmd: Cannot acquire the run: another executor holds it\n";
+  // The local host's words for the same state (RM-52).
+  const busy =
+    `xmd: Cannot run "${id}": it is already running in another process. Wait for it, or stop it with Ctrl-C\n`;
   for (const args of [["start", ...issue, DOCUMENT], ["resume", ...issue], ["delete", ...issue]]) {
     const outcome = await workflow(args, env);
     exit(outcome, 1);
