@@ -31,7 +31,7 @@ import {
 import { openDurableEffectFixture, PAYLOAD_BYTES } from "./durable-effect.ts";
 import { parseLinesOnce } from "./json-parse-floor.ts";
 import { readJournalOnce, replayOnce } from "./replay.ts";
-import { createStartupFixture } from "./startup.ts";
+import { createStartupFixture, STARTUP, startupChecks } from "./startup.ts";
 import {
   EFFECT_BYTES,
   LARGE,
@@ -215,15 +215,6 @@ async function runDurableEffect(): Promise<{ rows: PeerRow[]; eventBytes: number
   return { rows, eventBytes: fixture.eventBytes };
 }
 
-const STARTUP = {
-  workflow: "xmd workflow start --id=<new> doc.md",
-  run: "peer: xmd run doc.md",
-  help: "xmd --help",
-  list: "xmd workflow list (10 runs)",
-  status: "xmd workflow status <run>",
-  eval: "floor: deno eval '0'",
-} as const;
-
 async function runStartup(): Promise<PeerRow[]> {
   await using dir = await temporaryDirectory();
   const fixture = await createStartupFixture(dir.path);
@@ -231,6 +222,8 @@ async function runStartup(): Promise<PeerRow[]> {
     [
       { name: STARTUP.workflow, fn: fixture.workflowStart },
       { name: STARTUP.run, fn: fixture.run },
+      { name: STARTUP.runHello, fn: fixture.runHello },
+      { name: STARTUP.workflowHello, fn: fixture.workflowStartHello },
       { name: STARTUP.help, fn: fixture.help },
       { name: STARTUP.list, fn: fixture.list },
       { name: STARTUP.status, fn: fixture.status },
@@ -402,13 +395,15 @@ if (Deno.args[0] === "remote") {
 
 if (Deno.args[0] === "startup") {
   // `deno task bench startup`: only the startup rows, printed, not saved.
-  for (const row of await runStartup()) {
+  const rows = await runStartup();
+  for (const row of rows) {
     console.log(
       `${row.name}: median ${fixed(row.summary.medianMs, 1)} ms, p99 ${
         fixed(row.summary.p99Ms, 1)
       } ms, n=${row.summary.n}, ${fixed(row.overReference, 2)}× deno eval`,
     );
   }
+  console.log(markdownTable(["check", "measured", "target", "met"], startupChecks(rows), "lrrl"));
   Deno.exit(0);
 }
 
@@ -581,6 +576,7 @@ const summaryTable = markdownTable(
       "(context)",
       "",
     ],
+    ...startupChecks(startup),
     [
       `completed replay, ${fixed(LARGEST, 0)} effects`,
       `${fixed(replay(LARGEST).usPerEvent, 2)} µs/event`,

@@ -1,9 +1,10 @@
 /**
  * End-to-end startup: `xmd workflow start` as a real subprocess on a tiny
  * document that completes (prose and a `<Let>`, no effect but the props), with
- * its peers in the same run: `xmd run` on the same document, `xmd --help`,
- * `xmd workflow list` (10 runs) and `xmd workflow status`, and a bare
- * `deno eval '0'` (the runtime floor). `xmd` is the installed command, as the
+ * its peers in the same run: `xmd run` on the same document, `xmd run` and
+ * `xmd workflow start` of `examples/hello.md` (frontmatter props, `<Each>`,
+ * two exec blocks), `xmd --help`, `xmd workflow list` (10 runs) and
+ * `xmd workflow status`, and a bare `deno eval '0'` (the runtime floor). `xmd` is the installed command, as the
  * README installs it (`deno install -g` with `install.json`, here into the
  * fixture's folder), so each row is what a user's shell starts.
  *
@@ -16,6 +17,7 @@
 import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../packages/cli/main.ts", import.meta.url));
+const HELLO = fileURLToPath(new URL("../examples/hello.md", import.meta.url));
 const INSTALL_CONFIG = fileURLToPath(new URL("../install.json", import.meta.url));
 
 /** The document: it renders `x is 3.` and completes. */
@@ -29,6 +31,8 @@ export const STARTUP_DOCUMENT = [
 ].join("\n");
 
 const EXPECTED = "x is 3.";
+/** The last line `examples/hello.md` renders: its second exec block ran. */
+const HELLO_EXPECTED = "The answer is 42.";
 
 /** The timed subprocesses over one folder. */
 export interface StartupFixture {
@@ -42,6 +46,10 @@ export interface StartupFixture {
   workflowStart(): Promise<void>;
   /** `xmd run doc.md`. */
   run(): Promise<void>;
+  /** `xmd run hello.md` (a copy of `examples/hello.md`). */
+  runHello(): Promise<void>;
+  /** `xmd workflow start --id=<new> hello.md`. */
+  workflowStartHello(): Promise<void>;
   /** `deno eval '0'`. */
   denoEval(): Promise<void>;
 }
@@ -49,6 +57,7 @@ export interface StartupFixture {
 /** Writes the document into `dir` and keeps the runs under `dir/runs`. */
 export async function createStartupFixture(dir: string): Promise<StartupFixture> {
   await Deno.writeTextFile(`${dir}/doc.md`, STARTUP_DOCUMENT);
+  await Deno.copyFile(HELLO, `${dir}/hello.md`);
   let runs = 0;
   const env = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -115,6 +124,50 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
         (out) => out.includes(EXPECTED) && out.includes("workflow status: completed"),
       ),
     run: () => spawn([...xmd, "run", "doc.md"], "xmd run", (out) => out.includes(EXPECTED)),
+    runHello: () =>
+      spawn([...xmd, "run", "hello.md"], "xmd run hello.md", (out) => out.includes(HELLO_EXPECTED)),
+    workflowStartHello: () =>
+      spawn(
+        [...xmd, "workflow", "start", `--id=hello-${Date.now()}-${++runs}`, "hello.md"],
+        "xmd workflow start hello.md",
+        (out) => out.includes(HELLO_EXPECTED) && out.includes("workflow status: completed"),
+      ),
     denoEval: () => spawn([Deno.execPath(), "eval", "0"], "deno eval", () => true),
   };
+}
+
+/** The startup rows, by name, as the bench reports them. */
+export const STARTUP = {
+  workflow: "xmd workflow start --id=<new> doc.md",
+  run: "peer: xmd run doc.md",
+  runHello: "xmd run examples/hello.md",
+  workflowHello: "xmd workflow start --id=<new> examples/hello.md",
+  help: "xmd --help",
+  list: "xmd workflow list (10 runs)",
+  status: "xmd workflow status <run>",
+  eval: "floor: deno eval '0'",
+} as const;
+
+/** Each command's start-up target: its median ÷ `deno eval '0'`'s, at most (issue 12). */
+export const STARTUP_TARGETS: ReadonlyArray<readonly [string, number]> = [
+  [STARTUP.help, 2],
+  [STARTUP.list, 3],
+  [STARTUP.status, 3],
+  [STARTUP.runHello, 4],
+  [STARTUP.workflowHello, 5],
+];
+
+/** The rows of the summary table for the start-up targets: check, measured, target, met. */
+export function startupChecks(
+  rows: readonly { name: string; overReference: number }[],
+): string[][] {
+  return STARTUP_TARGETS.map(([name, target]) => {
+    const measured = rows.find((row) => row.name === name)!.overReference;
+    return [
+      `start-up: ${name} ÷ deno eval '0', median`,
+      `${measured.toFixed(2)}×`,
+      `≤ ${target}×`,
+      measured <= target ? "yes" : "no",
+    ];
+  });
 }

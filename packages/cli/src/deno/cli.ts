@@ -1,23 +1,23 @@
 /**
  * The `xmd` command: dispatch and the one place errors become exit codes.
  *
- * Invariant: a user mistake (bad arguments, a bad document, bad props, a bad
- * journal, a divergence, a secret, a remote host's refusal) prints one
- * `xmd: …` line and exits 1, never a stack trace; a lost connection to a
- * remote host exits 75 (run it again). Only an unexpected error prints its stack, as a bug.
- * That line never echoes an argument the secret gate would refuse.
+ * Invariants:
+ * - A user mistake (bad arguments, a bad document, bad props, a bad journal,
+ *   a divergence, a secret, a remote host's refusal) prints one `xmd: …` line
+ *   and exits 1, never a stack trace; a lost connection to a remote host exits
+ *   75 (run it again). Only an unexpected error prints its stack, as a bug.
+ *   That line never echoes an argument the secret gate would refuse.
+ * - Each command loads only what it needs: this module imports no engine, no
+ *   store and no npm package, and a command's modules (and the error classes,
+ *   which bring the journal's schemas) are imported when that command runs,
+ *   so `xmd --help` costs little more than the runtime's own start
+ *   (`startup_module_graph_test.ts` keeps it so).
  *
  * @module
  */
-import { XmdError, type XmdErrorCode } from "@xmd/core";
-import { withoutTypedSecrets } from "./argument-echo.ts";
-import { type CommandIo, inDirectory } from "./command-io.ts";
-import { RUN_USAGE, runCommand } from "./run-command.ts";
-import { UsageError } from "./usage-error.ts";
-import { runIds, workflowCommand } from "./workflow-command.ts";
-import { unknownCommand } from "./command-line.ts";
-import { completionScript, SHELLS } from "./completions.ts";
-import { type ColourMode, colourMode, paintedStderr, paintsStderr } from "./colour.ts";
+import type { XmdErrorCode } from "@xmd/core/protocol";
+import type { CommandIo } from "./command-io.ts";
+import { type ColourMode, isColourMode, paintedStderr, paintsStderr } from "./colour.ts";
 import { execProgress } from "./exec-progress.ts";
 import cliConfig from "../../deno.json" with { type: "json" };
 
@@ -92,8 +92,9 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
       const name = option.startsWith("--cwd") ? "--cwd" : "--color";
       if (option !== name && !option.startsWith(`${name}=`)) break;
       const given = (option === name ? after.shift() : option.slice(name.length + 1)) ?? "";
-      if (name === "--cwd") io = await inDirectory(io, given);
-      else mode = colourMode(given);
+      if (name === "--cwd") io = await (await import("./command-io.ts")).inDirectory(io, given);
+      else if (isColourMode(given)) mode = given;
+      else throw await usageError(`Invalid --color=${given}: use auto, always or never`);
       args = after;
     }
     const terminal = io.stderrIsTerminal === true;
@@ -111,9 +112,9 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
     const [command, ...rest] = args;
     switch (command) {
       case "run":
-        return await runCommand(rest, io);
+        return await (await import("./run-command.ts")).runCommand(rest, io);
       case "workflow":
-        return await workflowCommand(rest, io);
+        return await (await import("./workflow-command.ts")).workflowCommand(rest, io);
       case "completions":
         return await completions(rest, io);
       case "--version":
@@ -126,10 +127,13 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
       case "-h":
         io.stdout(USAGE + "\n");
         return command === undefined ? 1 : 0;
-      default:
+      default: {
+        const { unknownCommand } = await import("./command-line.ts");
         throw unknownCommand(command, ["run", "workflow", "completions"], "xmd");
+      }
     }
   } catch (error) {
+    const { XmdError } = await import("@xmd/core/protocol");
     if (error instanceof XmdError && error.code === "connection.lost") {
       io.stderr(
         `xmd: ${error.message}\nRun the same command again: it continues from what the remote host committed\n`,
@@ -137,6 +141,7 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
       return CONNECTION_LOST_EXIT;
     }
     if (error instanceof XmdError && USER_ERRORS.has(error.code)) {
+      const { withoutTypedSecrets } = await import("./argument-echo.ts");
       io.stderr(`xmd: ${await withoutTypedSecrets(error.message, typed)}\n`);
       return 1;
     }
@@ -149,8 +154,15 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
   }
 }
 
+/** A command-line refusal; its class (an `XmdError`) is loaded only when one is made. */
+async function usageError(message: string): Promise<Error> {
+  const { UsageError } = await import("./usage-error.ts");
+  return new UsageError(message);
+}
+
 async function completions(args: readonly string[], io: CommandIo): Promise<number> {
   if (args.length === 1 && args[0] === "--run-ids") {
+    const { runIds } = await import("./workflow-command.ts");
     for (const id of await runIds(io)) io.stdout(`${id}\n`);
     return 0;
   }
@@ -158,8 +170,9 @@ async function completions(args: readonly string[], io: CommandIo): Promise<numb
     io.stdout(COMPLETIONS_USAGE);
     return 0;
   }
+  const { completionScript, SHELLS } = await import("./completions.ts");
   if (args.length !== 1) {
-    throw new UsageError(
+    throw await usageError(
       `xmd completions takes one shell (${SHELLS.join(", ")}): run xmd completions --help`,
     );
   }
@@ -177,5 +190,3 @@ Examples:
   eval "$(xmd completions zsh)"       # in ~/.zshrc
   xmd completions fish | source       # in ~/.config/fish/config.fish
 `;
-
-export { RUN_USAGE };

@@ -10,8 +10,6 @@
  *
  * @module
  */
-import { UsageError } from "./usage-error.ts";
-
 /** When to paint: `auto` (a terminal, no `NO_COLOR`), `always` or `never`. */
 export type ColourMode = "auto" | "always" | "never";
 
@@ -24,10 +22,9 @@ const STATUS: Record<string, string> = {
   failed: "\x1b[31m",
 };
 
-/** The mode `--color=<value>` names. */
-export function colourMode(value: string): ColourMode {
-  if (value === "auto" || value === "always" || value === "never") return value;
-  throw new UsageError(`Invalid --color=${value}: use auto, always or never`);
+/** Whether `--color=<value>` names a mode (the caller refuses any other value). */
+export function isColourMode(value: string): value is ColourMode {
+  return value === "auto" || value === "always" || value === "never";
 }
 
 /** Whether to paint stderr under `mode`. */

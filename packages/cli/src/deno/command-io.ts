@@ -6,7 +6,6 @@
  * @module
  */
 import { isAbsolute, resolve } from "node:path";
-import { UsageError } from "./usage-error.ts";
 
 /** The process as a command sees it. */
 export interface CommandIo {
@@ -80,6 +79,9 @@ export function processIo(signal: AbortSignal): CommandIo {
  * `xmd --cwd=<dir>`; a directory that does not exist is refused.
  */
 export async function inDirectory(io: CommandIo, directory: string): Promise<CommandIo> {
+  // Loaded here, not at the top: every command's process starts with this module, and the
+  // error classes bring the journal's schemas, which `xmd --help` does not need.
+  const { UsageError } = await import("./usage-error.ts");
   if (directory === "") {
     throw new UsageError("Option --cwd needs a directory: write xmd --cwd=<dir> <command>");
   }

@@ -19,9 +19,6 @@
  *
  * @module
  */
-import type { SourcePosition } from "@xmd/core";
-import { formatPosition } from "@xmd/core/internal";
-
 /** The delay before a block's line is first drawn, and between redraws. */
 const FIRST_DRAW_MS = 2_000;
 const REDRAW_MS = 1_000;
@@ -152,14 +149,4 @@ export function execProgress(
 ): ExecProgress | undefined {
   if (!terminal || env.TERM === "dumb") return undefined;
   return new ExecProgress(write, { dim });
-}
-
-/**
- * A block's position as the progress line names it, with the file as
- * `display` names it in messages (as the user typed the document's path).
- */
-export function typedLabel(
-  display: (message: string) => string,
-): (position: SourcePosition) => string {
-  return (position) => display(`${formatPosition(position)}: `).slice(0, -": ".length);
 }

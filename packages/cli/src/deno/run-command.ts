@@ -27,7 +27,7 @@ import {
 } from "@xmd/core/deno";
 import { observedShell } from "@xmd/core/internal";
 import type { CommandIo } from "./command-io.ts";
-import { typedLabel } from "./exec-progress.ts";
+import { typedLabel } from "./typed-label.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { checkAnswers } from "./run-answers.ts";
 import { parseRunArguments, type RunArguments } from "./run-arguments.ts";

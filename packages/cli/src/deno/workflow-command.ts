@@ -49,7 +49,7 @@ import { isAbsolute, join } from "node:path";
 import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
 import { documentHelp, loadHostProgram } from "./host-documents.ts";
-import { typedLabel } from "./exec-progress.ts";
+import { typedLabel } from "./typed-label.ts";
 import {
   commandHelp,
   type CommandSpec,

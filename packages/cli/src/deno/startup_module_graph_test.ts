@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { z } from "zod";
+
+const ROOT = new URL("../../../../", import.meta.url);
+const MAIN = new URL("packages/cli/main.ts", ROOT).href;
+
+const DependencySchema = z.object({
+  code: z.object({ specifier: z.string() }).optional(),
+  isDynamic: z.boolean().optional(),
+});
+const GraphSchema = z.object({
+  roots: z.array(z.string()),
+  modules: z.array(z.object({
+    specifier: z.string(),
+    npmPackage: z.string().optional(),
+    dependencies: z.array(DependencySchema).optional(),
+  })),
+  redirects: z.record(z.string(), z.string()),
+});
+
+/**
+ * The modules `entry` loads before any of its code runs: what its static
+ * imports reach, as `deno info --json` reports them, without type-only
+ * imports (erased) and without `import()` (loaded when a command runs).
+ */
+async function loadedAtStart(entry: string): Promise<string[]> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", new URL("install.json", ROOT).pathname, entry],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) throw new Error(`deno info failed:\n${new TextDecoder().decode(stderr)}`);
+  const graph = GraphSchema.parse(JSON.parse(new TextDecoder().decode(stdout)));
+  const resolve = (specifier: string) => graph.redirects[specifier] ?? specifier;
+  const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
+  const seen = new Set<string>();
+  const queue = graph.roots.map(resolve);
+  while (queue.length > 0) {
+    const specifier = queue.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
+      if (dependency.isDynamic || dependency.code === undefined) continue;
+      queue.push(resolve(dependency.code.specifier));
+    }
+  }
+  return [...seen].map((specifier) =>
+    specifier.startsWith(ROOT.href) ? specifier.slice(ROOT.href.length) : specifier
+  ).sort();
+}
+
+Deno.test("MDX-80: xmd --help, --version and help load the dispatch alone: no npm package, no engine, store or error classes", async () => {
+  const loaded = await loadedAtStart(MAIN);
+  // The walk really is the executable's (so an empty or wrong graph cannot pass).
+  assert.ok(loaded.includes("packages/cli/src/deno/cli.ts"));
+  assert.deepEqual(loaded.filter((specifier) => !specifier.startsWith("packages/cli/")), [
+    "node:path",
+  ]);
+  assert.deepEqual(
+    loaded.filter((specifier) => /command|usage-error|argument-echo|completions/.test(specifier)),
+    ["packages/cli/src/deno/command-io.ts"],
+  );
+});
