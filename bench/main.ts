@@ -31,7 +31,14 @@ import {
 import { openDurableEffectFixture, PAYLOAD_BYTES } from "./durable-effect.ts";
 import { parseLinesOnce } from "./json-parse-floor.ts";
 import { readJournalOnce, replayOnce } from "./replay.ts";
-import { createStartupFixture, STARTUP, startupChecks } from "./startup.ts";
+import {
+  createStartupFixture,
+  LARGE as LARGE_DOCUMENT,
+  largeDocumentChecks,
+  parseLargeDocument,
+  STARTUP,
+  startupChecks,
+} from "./startup.ts";
 import {
   EFFECT_BYTES,
   LARGE,
@@ -234,6 +241,21 @@ async function runStartup(): Promise<PeerRow[]> {
   );
 }
 
+/** The large document: `xmd run` and `xmd workflow start` of it in turn, 8 each, and its parse. */
+async function runLargeDocument() {
+  await using dir = await temporaryDirectory();
+  const fixture = await createStartupFixture(dir.path);
+  const rows = await compare(
+    [
+      { name: LARGE_DOCUMENT.run, fn: fixture.runLarge },
+      { name: LARGE_DOCUMENT.workflow, fn: fixture.workflowStartLarge },
+    ],
+    LARGE_DOCUMENT.run,
+    { warmupCalls: 1, blockSize: 1, minSamples: 8, budgetMs: 0, maxSamples: 8 },
+  );
+  return { rows, parse: await parseLargeDocument() };
+}
+
 const PUBLICATION = {
   incremental: "publishRoot after changing one file",
   full: "publishRoot after forgetHashes (full rehash)",
@@ -407,11 +429,26 @@ if (Deno.args[0] === "startup") {
   Deno.exit(0);
 }
 
+if (Deno.args[0] === "large-document") {
+  // `deno task bench large-document`: only the large-document rows, printed, not saved.
+  const large = await runLargeDocument();
+  console.log(
+    markdownTable(
+      ["check", "measured", "target", "met"],
+      largeDocumentChecks(large.rows, large.parse),
+      "lrrl",
+    ),
+  );
+  Deno.exit(0);
+}
+
 const started = performance.now();
 console.error("xmd bench: durable effect vs bare SQLite commit");
 const effect = await runDurableEffect();
 console.error("xmd bench: xmd workflow start, end to end");
 const startup = await runStartup();
+console.error("xmd bench: a 220 KB document, xmd run and xmd workflow start");
+const large = await runLargeDocument();
 console.error("xmd bench: completed replay");
 const { rows, fixtures } = await run();
 console.error("xmd bench: Workspace root publication");
@@ -577,6 +614,7 @@ const summaryTable = markdownTable(
       "",
     ],
     ...startupChecks(startup),
+    ...largeDocumentChecks(large.rows, large.parse),
     [
       `completed replay, ${fixed(LARGEST, 0)} effects`,
       `${fixed(replay(LARGEST).usPerEvent, 2)} µs/event`,
@@ -698,6 +736,12 @@ const markdown = [
   "`XMD_WORKFLOW_RUNS` in a temporary folder, started in the document's folder.",
   "",
   startupTable,
+  "",
+  "Large document: a heading and 220 `<File>` elements of 1 KB of prose (about 220 KB), `xmd run`",
+  "and `xmd workflow start` of it as real subprocesses in turn; the parse row is `loadProgram` of the",
+  "same text in the bench's process.",
+  "",
+  peerTable(large.rows, "xmd run"),
   "",
   "Completed replay: `new JsonlStream(path)` → `Journal.open` → `runProgram` with refusing providers",
   "(none called) and a discarding sink; the document is loaded once, outside the timed call. Each",
@@ -821,6 +865,7 @@ await Deno.writeTextFile(
         rows: effect.rows,
       },
       startup: { rows: startup },
+      largeDocument: large,
       workspace: {
         publication: { files: publication.files, rows: publication.rows },
         fileEffect: { bytes: EFFECT_BYTES, rows: fileEffect },

@@ -15,6 +15,8 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { loadProgram } from "@xmd/core";
+import { fixed, sample, summarize, type Summary } from "./_stats.ts";
 
 const MAIN = fileURLToPath(new URL("../packages/cli/main.ts", import.meta.url));
 const HELLO = fileURLToPath(new URL("../examples/hello.md", import.meta.url));
@@ -34,6 +36,34 @@ const EXPECTED = "x is 3.";
 /** The last line `examples/hello.md` renders: its second exec block ran. */
 const HELLO_EXPECTED = "The answer is 42.";
 
+/** `<File>` elements in the large document, each of {@linkcode LARGE_FILE_BYTES} of text. */
+export const LARGE_FILES = 220;
+/** Bytes of prose inside each `<File>` of the large document. */
+export const LARGE_FILE_BYTES = 1_000;
+
+/**
+ * The large document: a heading and {@linkcode LARGE_FILES} `<File>`
+ * elements, each writing about 1 KB of prose (words of a fixed list, so no
+ * rule of the secret gate finds anything), about 220 KB in all.
+ */
+export function largeDocument(): string {
+  const words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"];
+  const parts = ["# A large document", ""];
+  for (let file = 0; file < LARGE_FILES; file++) {
+    const lines: string[] = [];
+    let bytes = 0;
+    for (let line = 0; bytes < LARGE_FILE_BYTES; line++) {
+      const text = Array.from({ length: 10 }, (_, i) => words[(file + line * 7 + i * 3) % 9])
+        .join(" ");
+      lines.push(text);
+      bytes += text.length + 1;
+    }
+    parts.push(`<File path="out/${file}.txt">`, lines.join("\n").slice(0, LARGE_FILE_BYTES));
+    parts.push("</File>", "");
+  }
+  return parts.join("\n");
+}
+
 /** The timed subprocesses over one folder. */
 export interface StartupFixture {
   /** `xmd --help`. */
@@ -50,6 +80,10 @@ export interface StartupFixture {
   runHello(): Promise<void>;
   /** `xmd workflow start --id=<new> hello.md`. */
   workflowStartHello(): Promise<void>;
+  /** `xmd run large.md` ({@linkcode largeDocument}). */
+  runLarge(): Promise<void>;
+  /** `xmd workflow start --id=<new> large.md`. */
+  workflowStartLarge(): Promise<void>;
   /** `deno eval '0'`. */
   denoEval(): Promise<void>;
 }
@@ -58,6 +92,7 @@ export interface StartupFixture {
 export async function createStartupFixture(dir: string): Promise<StartupFixture> {
   await Deno.writeTextFile(`${dir}/doc.md`, STARTUP_DOCUMENT);
   await Deno.copyFile(HELLO, `${dir}/hello.md`);
+  await Deno.writeTextFile(`${dir}/large.md`, largeDocument());
   let runs = 0;
   const env = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -126,6 +161,18 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
     run: () => spawn([...xmd, "run", "doc.md"], "xmd run", (out) => out.includes(EXPECTED)),
     runHello: () =>
       spawn([...xmd, "run", "hello.md"], "xmd run hello.md", (out) => out.includes(HELLO_EXPECTED)),
+    runLarge: () =>
+      spawn(
+        [...xmd, "run", "large.md"],
+        "xmd run large.md",
+        (out) => out.includes("# A large document"),
+      ),
+    workflowStartLarge: () =>
+      spawn(
+        [...xmd, "workflow", "start", `--id=large-${Date.now()}-${++runs}`, "large.md"],
+        "xmd workflow start large.md",
+        (out) => out.includes("workflow status: completed"),
+      ),
     workflowStartHello: () =>
       spawn(
         [...xmd, "workflow", "start", `--id=hello-${Date.now()}-${++runs}`, "hello.md"],
@@ -170,4 +217,61 @@ export function startupChecks(
       measured <= target ? "yes" : "no",
     ];
   });
+}
+
+/** The large-document targets (issue 12): parse ms per KB, and `workflow start` ÷ `run`. */
+export const TARGET_PARSE_MS_PER_KB = 0.5;
+export const TARGET_LARGE_START_OVER_RUN = 1.3;
+
+/** The large document's rows, by name. */
+export const LARGE = {
+  run: "xmd run large.md (220 <File> of 1 KB)",
+  workflow: "xmd workflow start --id=<new> large.md",
+} as const;
+
+/** `loadProgram` of the large document in this process: the first call, then warm calls. */
+export async function parseLargeDocument(): Promise<
+  { kb: number; firstMs: number; summary: Summary }
+> {
+  const text = largeDocument();
+  const load = () => loadProgram({ file: "large.md", text }, () => Promise.resolve(undefined));
+  const t0 = performance.now();
+  await load();
+  const firstMs = performance.now() - t0;
+  const summary = summarize(
+    await sample(async () => {
+      await load();
+    }, { warmupCalls: 2, warmupMs: 0, minSamples: 10, budgetMs: 3_000, maxSamples: 30 }),
+  );
+  return { kb: new TextEncoder().encode(text).length / 1024, firstMs, summary };
+}
+
+/** The rows of the summary table for the large-document targets. */
+export function largeDocumentChecks(
+  rows: readonly { name: string; summary: Summary }[],
+  parse: { kb: number; firstMs: number; summary: Summary },
+): string[][] {
+  const median = (name: string) => rows.find((row) => row.name === name)!.summary.medianMs;
+  const startOverRun = median(LARGE.workflow) / median(LARGE.run);
+  const perKb = parse.summary.medianMs / parse.kb;
+  return [
+    [
+      `large document: parse (loadProgram, warm) of ${fixed(parse.kb, 0)} KB, median`,
+      `${fixed(perKb, 3)} ms/KB`,
+      `≤ ${TARGET_PARSE_MS_PER_KB} ms/KB`,
+      perKb <= TARGET_PARSE_MS_PER_KB ? "yes" : "no",
+    ],
+    [
+      "large document: parse, first call in a process",
+      `${fixed(parse.firstMs / parse.kb, 3)} ms/KB`,
+      "(context)",
+      "",
+    ],
+    [
+      "large document: xmd workflow start ÷ xmd run, median",
+      `${fixed(startOverRun, 2)}×`,
+      `≤ ${TARGET_LARGE_START_OVER_RUN}×`,
+      startOverRun <= TARGET_LARGE_START_OVER_RUN ? "yes" : "no",
+    ],
+  ];
 }

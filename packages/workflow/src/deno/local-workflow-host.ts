@@ -25,6 +25,7 @@ import {
   createSecretGate,
   disabledSecretGate,
   type JsonValue,
+  type Program,
   sha256Hex,
 } from "@xmd/core";
 import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
@@ -166,7 +167,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       })),
     });
     io.onRun(id);
-    return await this.#execute(store, execution, io, lock);
+    return await this.#execute(store, execution, io, lock, request.program);
   }
 
   async resume(id: string, io: ExecutionIo): Promise<ExecutionReport> {
@@ -411,11 +412,13 @@ export class LocalWorkflowHost implements WorkflowHost {
     execution: number,
     io: ExecutionIo,
     lock: ExecutorLock,
+    program?: Program,
   ): Promise<ExecutionReport> {
     if (!lock.held) throw new RunStateError("The executor lock was released; this is a bug in xmd");
     const result = await executeRun({
       store,
       execution,
+      ...(program === undefined ? {} : { program }),
       shell: (workspace) => {
         const shell = new WorkerShell(workspace, this.#shell);
         return io.onExec ? observedShell(shell, (position) => io.onExec!(position)) : shell;

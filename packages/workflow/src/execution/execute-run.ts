@@ -85,6 +85,13 @@ export interface ExecuteRunOptions {
    * where the run database's COMMIT is the authority.
    */
   commits?: RunCommits;
+  /**
+   * The program the store's sources load into, when the caller has just
+   * retained them from it (a new run, in the same process): loading them
+   * again would parse the same texts into the same program, so they are
+   * parsed once. Absent, the retained sources are loaded from the store.
+   */
+  program?: Program;
 }
 
 /** How an execution ended, as committed. */
@@ -116,7 +123,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
       "Cannot execute a run over a SQL seam that cannot hold a transaction across an effect",
     );
   }
-  const program = await loadRetainedProgram(store);
+  const program = options.program ?? await loadRetainedProgram(store);
   const { commits } = options;
   const effects = new EffectTransactions(store, options.gate, options.sha256, commits);
   const stream = new RunJournalStream(store, execution, effects);
