@@ -25,7 +25,10 @@ const GraphSchema = z.object({
  */
 async function loadedAtStart(entry: string): Promise<string[]> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", "--config", new URL("install.json", ROOT).pathname, entry],
+    // The workspace's configuration and its frozen lock, as the Worker's graph test reads it:
+    // the installed command's `install.json` would rewrite `install.lock`.
+    args: ["info", "--json", entry],
+    cwd: ROOT.pathname,
     stdout: "piped",
     stderr: "piped",
   }).output();
