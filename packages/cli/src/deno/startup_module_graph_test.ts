@@ -64,3 +64,21 @@ Deno.test("MDX-80: xmd --help, --version and help load the dispatch alone: no np
     ["packages/cli/src/deno/command-io.ts"],
   );
 });
+
+Deno.test("MDX-81: xmd workflow list, status and history load no document parser, YAML, Ajv, secret gate or Worker Shell interpreter", async () => {
+  const loaded = await loadedAtStart(
+    new URL("packages/cli/src/deno/workflow-command.ts", ROOT).href,
+  );
+  // The walk really is the workflow host's (so an empty or wrong graph cannot pass).
+  assert.ok(loaded.includes("packages/workflow/src/deno/local-workflow-host.ts"));
+  assert.ok(loaded.includes("packages/workflow/src/store/run-store.ts"));
+  const npm = loaded.filter((specifier) => specifier.startsWith("npm:"));
+  assert.deepEqual(npm.map((specifier) => specifier.replace(/@[^@/]*$/, "")), [
+    "npm:/acorn",
+    "npm:/zod",
+  ]);
+  assert.deepEqual(
+    loaded.filter((specifier) => /_document-libraries|_secretlint-engine/.test(specifier)),
+    [],
+  );
+});

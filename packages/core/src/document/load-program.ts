@@ -13,6 +13,7 @@ import type { JsonObject } from "../json/json-value.ts";
 import { type PropsSpec, validateComponentProps } from "../props/mod.ts";
 import { didYouMean } from "../text/did-you-mean.ts";
 import { BUILTINS } from "./builtins.ts";
+import { loadDocumentLibraries } from "./document-libraries.ts";
 import { DocumentError } from "./document-error.ts";
 import { documentText } from "./document-text.ts";
 import { type ParsedDocument, parseDocument } from "./parse-document.ts";
@@ -60,6 +61,7 @@ export async function loadProgram(
   read: SourceReader,
   options: { target?: string } = {},
 ): Promise<Program> {
+  await loadDocumentLibraries();
   const rootText = documentText(root.text);
   const rootDocument = parseDocument(rootText, root.file, { target: options.target });
   const components = new Map<string, ParsedDocument>();

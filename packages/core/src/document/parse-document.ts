@@ -13,11 +13,6 @@
 import { parseExpressionAt } from "acorn";
 import type { Program } from "estree";
 import type { Nodes, Root, RootContent } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import { mdxFromMarkdown } from "mdast-util-mdx";
-import { frontmatter } from "micromark-extension-frontmatter";
-import { mdxjs } from "micromark-extension-mdxjs";
 import { type CompiledExpression, compileEstree, compileSource } from "../expression/mod.ts";
 import { compileGlob, GlobPatternError } from "../glob/mod.ts";
 import type { JsonObject } from "../json/json-value.ts";
@@ -25,6 +20,7 @@ import { parseFrontmatter, type PropsSpec } from "../props/mod.ts";
 import { type AttributeRule, BUILTINS, RESERVED_NAMES } from "./builtins.ts";
 import { parseCodeModifiers } from "./code-info.ts";
 import { DocumentError } from "./document-error.ts";
+import { documentLibraries } from "./document-libraries.ts";
 import { documentText } from "./document-text.ts";
 import { checkNesting } from "./nesting-limit.ts";
 import type { SourcePosition } from "./source-position.ts";
@@ -83,7 +79,9 @@ const COMPONENT_NAME = /^[A-Z][A-Za-z0-9]*(\.[A-Z][A-Za-z0-9]*)*$/;
  * @example Parsing a document
  * ```ts
  * import assert from "node:assert/strict";
+ * import { loadDocumentLibraries } from "./document-libraries.ts";
  * import { parseDocument } from "./parse-document.ts";
+ * await loadDocumentLibraries();
  * const doc = parseDocument("# Hello {props.name}\n", "hello.md");
  * assert.deepEqual(doc.parts.map((part) => part.kind), ["text", "expression"]);
  * assert.deepEqual(doc.parts[0], { kind: "text", text: "# Hello " });
@@ -101,6 +99,8 @@ export function parseDocument(
 }
 
 function parseMdast(text: string, file: string): Root {
+  const { frontmatter, frontmatterFromMarkdown, fromMarkdown, mdxFromMarkdown, mdxjs } =
+    documentLibraries();
   try {
     return fromMarkdown(text, {
       extensions: [frontmatter(["yaml"]), mdxjs()],

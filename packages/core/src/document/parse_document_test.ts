@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { DocumentError } from "./document-error.ts";
 import { loadProgram } from "./load-program.ts";
 import { parseDocument, type ParseOptions } from "./parse-document.ts";
+import { loadDocumentLibraries } from "./document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 /** Asserts that `action` throws a DocumentError at `file:line:column` whose reason matches. */
 function assertRefusal(

@@ -8,8 +8,9 @@
  * @module
  */
 import { XmdError } from "../errors/xmd-error.ts";
-import Ajv from "ajv/dist/2020.js";
+import type Ajv from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
+import { documentLibraries, loadDocumentLibraries } from "../document/document-libraries.ts";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json/json-depth.ts";
@@ -38,7 +39,7 @@ export interface AnswerProblem {
 /** The problems of an answer under one schema; empty when the answer satisfies it. */
 export type AnswerCheck = (answer: JsonValue) => AnswerProblem[];
 
-const ajv = new Ajv.default({ strict: false, allErrors: true });
+let ajv: Ajv.default | undefined;
 const cache = new Map<string, ValidateFunction>();
 const TOO_DEEP = `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`;
 
@@ -56,6 +57,7 @@ export function compileAnswerSchema(schema: JsonValue, position: SourcePosition)
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
+    ajv ??= new (documentLibraries().AjvClass)({ strict: false, allErrors: true });
     try {
       validate = ajv.compile(schema);
     } catch (error) {
@@ -99,7 +101,9 @@ export function refuseAnswer(name: string, problems: readonly AnswerProblem[]): 
  * messages that never echo the answer. Used where answers are delivered
  * apart from the run (`xmd workflow answer`).
  */
-export function answerProblems(schema: JsonValue, answer: JsonValue): string[] {
+export async function answerProblems(schema: JsonValue, answer: JsonValue): Promise<string[]> {
+  // The schema is a stored one, checked apart from any program's load.
+  await loadDocumentLibraries();
   const problems = compileAnswerSchema(schema, { file: "answer", line: 1, column: 1 })(answer);
   return problems.length === 0 ? [] : [formatAnswerProblems(problems)];
 }

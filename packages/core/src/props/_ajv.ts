@@ -5,27 +5,30 @@
  *
  * @module
  */
-import Ajv from "ajv/dist/2020.js";
+import type Ajv from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { documentLibraries } from "../document/document-libraries.ts";
 import type { JsonObject } from "../json/json-value.ts";
 
-// Under Deno's npm interop the default import is the CommonJS `module.exports`;
-// Ajv's typings expose the class only as its `default` member, which the
-// package also sets at run time, so that member works for both.
-const AjvClass = Ajv.default;
-
 // Checking an author's schema compiles it as a root, where a `default` is
-// legal only when defaults are not applied; hence two instances.
-const checking = new AjvClass({ strict: true, allErrors: true });
-const applying = new AjvClass({ strict: true, allErrors: true, useDefaults: true });
+// legal only when defaults are not applied; hence two instances, each made
+// on first use (with the libraries, after a program's load began).
+let checking: Ajv.default | undefined;
+let applying: Ajv.default | undefined;
 
 /** Compiles `schema` for checking values against it; throws on a schema strict mode refuses. */
 export function compileSchema(schema: JsonObject): ValidateFunction {
+  checking ??= new (documentLibraries().AjvClass)({ strict: true, allErrors: true });
   return checking.compile(schema);
 }
 
 /** Compiles `schema` for validation that also fills in missing properties' defaults. */
 export function compileWithDefaults(schema: JsonObject): ValidateFunction {
+  applying ??= new (documentLibraries().AjvClass)({
+    strict: true,
+    allErrors: true,
+    useDefaults: true,
+  });
   return applying.compile(schema);
 }
 

@@ -8,12 +8,14 @@
  * @module
  */
 import type { ErrorObject } from "ajv";
-import { isMap, isSeq } from "yaml";
 import { DocumentError } from "../document/document-error.ts";
+import { documentLibraries } from "../document/document-libraries.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import { compileSchema, describeAjvError } from "./_ajv.ts";
 import { keyString, positionOf, type YamlSource, yamlToJson } from "./_yaml-json.ts";
+
+const yaml = () => documentLibraries().yaml;
 
 const supportedKeywords = [
   "type",
@@ -47,7 +49,7 @@ export function checkPropSchema(
   fallback: SourcePosition,
 ): JsonObject {
   const at = positionOf(source, node, fallback);
-  if (!isMap(node)) {
+  if (!yaml().isMap(node)) {
     throw new DocumentError(
       `Cannot read this schema: it must be a map of JSON Schema keywords (${listKeywords()})`,
       at,
@@ -98,7 +100,7 @@ function readKeyword(
     case "items":
       return checkPropSchema(source, node, keyAt);
     case "properties":
-      if (!isMap(node)) return refuse("a map of property names to schemas");
+      if (!yaml().isMap(node)) return refuse("a map of property names to schemas");
       return Object.fromEntries(node.items.map((pair) => {
         const nameAt = positionOf(source, pair.key, at);
         return [keyString(source, pair.key, at), checkPropSchema(source, pair.value, nameAt)];
@@ -160,7 +162,7 @@ function checkRequiredDeclared(
   node: unknown,
   keyPositions: Map<string, SourcePosition>,
 ): void {
-  if (!isSeq(node)) return;
+  if (!yaml().isSeq(node)) return;
   const properties = (schema.properties ?? {}) as JsonObject;
   const seen = new Set<string>();
   (schema.required as string[]).forEach((name, index) => {
@@ -182,7 +184,7 @@ function checkEnum(
   node: unknown,
   keyPositions: Map<string, SourcePosition>,
 ): void {
-  if (!isSeq(node)) return;
+  if (!yaml().isSeq(node)) return;
   const { enum: members, default: _default, ...rest } = schema;
   const validate = compileSchema(rest);
   (members as JsonValue[]).forEach((member, index) => {

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { propsValidator, validatePropsObject } from "./_props-validator.ts";
 import { createPropSpec } from "./props-spec.ts";
+import { loadDocumentLibraries } from "../document/document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 Deno.test("propsValidator compiles each spec once", () => {
   const spec = [createPropSpec("a", { type: "string" }, false)];

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter } from "yaml";
+import type { Document, LineCounter } from "yaml";
+import { documentLibraries } from "../document/document-libraries.ts";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import { MAX_JSON_DEPTH } from "../json/json-depth.ts";
@@ -23,6 +24,8 @@ export interface YamlSource {
   /** The document line of the YAML text's first line. */
   readonly startLine: number;
 }
+
+const yaml = () => documentLibraries().yaml;
 
 const jsonTags: ReadonlySet<string> = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`),
@@ -49,7 +52,9 @@ export function positionOf(
 
 /** The string a mapping key holds; refuses any other key. */
 export function keyString(source: YamlSource, key: unknown, fallback: SourcePosition): string {
-  if (isScalar(key) && typeof key.value === "string" && !hasForeignTag(key)) return key.value;
+  if (yaml().isScalar(key) && typeof key.value === "string" && !hasForeignTag(key)) {
+    return key.value;
+  }
   throw new DocumentError(
     "Cannot use this key: frontmatter keys must be strings; quote it",
     positionOf(source, key, fallback),
@@ -87,7 +92,7 @@ function convert(
 ): JsonValue {
   if (node === null || node === undefined) return null;
   const position = positionOf(source, node, fallback);
-  if (isAlias(node)) {
+  if (yaml().isAlias(node)) {
     const target = node.resolve(source.doc);
     if (state.open.has(target)) {
       throw new DocumentError(
@@ -116,7 +121,7 @@ function convert(
       position,
     );
   }
-  if (isScalar(node)) {
+  if (yaml().isScalar(node)) {
     const value = node.value;
     if (value === null || typeof value === "boolean" || typeof value === "string") return value;
     if (typeof value === "number" && Number.isFinite(value)) return value;
@@ -133,10 +138,10 @@ function convert(
   }
   state.open.add(node);
   try {
-    if (isSeq(node)) {
+    if (yaml().isSeq(node)) {
       return node.items.map((item) => convert(source, item, position, state, depth + 1));
     }
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       return Object.fromEntries(
         node.items.map((pair) => {
           const keyPosition = positionOf(source, pair.key, position);

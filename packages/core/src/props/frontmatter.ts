@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { isMap, isScalar, isSeq, LineCounter, type Pair, parseDocument } from "yaml";
+import type { Pair } from "yaml";
+import { documentLibraries } from "../document/document-libraries.ts";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import { MAX_JSON_DEPTH } from "../json/json-depth.ts";
@@ -24,6 +25,7 @@ export interface Frontmatter {
 }
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const yaml = () => documentLibraries().yaml;
 
 /**
  * Parses frontmatter YAML. `startLine` is the document line of the YAML's
@@ -33,7 +35,9 @@ const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @example Reading props and metadata
  * ```ts
  * import assert from "node:assert/strict";
+ * import { loadDocumentLibraries } from "../document/document-libraries.ts";
  * import { parseFrontmatter } from "./frontmatter.ts";
+ * await loadDocumentLibraries();
  * const { props, meta } = parseFrontmatter(
  *   "title: Release\nrequired: [version]\nprops:\n  version:\n    type: string\n",
  *   "release.md",
@@ -45,6 +49,7 @@ const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * ```
  */
 export function parseFrontmatter(yamlText: string, file: string, startLine: number): Frontmatter {
+  const { LineCounter, parseDocument } = documentLibraries().yaml;
   const lineCounter = new LineCounter();
   const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false });
   const source: YamlSource = { doc, lineCounter, file, startLine };
@@ -62,10 +67,10 @@ export function parseFrontmatter(yamlText: string, file: string, startLine: numb
     );
   }
   const contents = doc.contents;
-  if (contents === null || (isScalar(contents) && contents.value === null)) {
+  if (contents === null || (yaml().isScalar(contents) && contents.value === null)) {
     return { props: [], meta: {} };
   }
-  if (!isMap(contents)) {
+  if (!yaml().isMap(contents)) {
     throw new DocumentError(
       "Cannot read the frontmatter: it must be a map of keys (props, required and metadata)",
       positionOf(source, contents, start),
@@ -100,7 +105,7 @@ interface DeclaredProp {
 function readProps(source: YamlSource, pair: Pair, start: SourcePosition): DeclaredProp[] {
   const keyAt = positionOf(source, pair.key, start);
   const node = pair.value;
-  if (!isMap(node)) {
+  if (!yaml().isMap(node)) {
     throw new DocumentError(
       "Cannot read props: it must be a map of prop names to JSON Schemas",
       positionOf(source, node, keyAt),
@@ -130,7 +135,7 @@ function readRequired(
 ): Set<string> {
   const keyAt = positionOf(source, pair.key, start);
   const node = pair.value;
-  if (!isSeq(node)) {
+  if (!yaml().isSeq(node)) {
     throw new DocumentError(
       "Cannot read required: it must be a list of prop names",
       positionOf(source, node, keyAt),

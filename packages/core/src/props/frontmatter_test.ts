@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { DocumentError } from "../document/document-error.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
+import { loadDocumentLibraries } from "../document/document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 /** Frontmatter starts on document line 2, after the opening `---`. */
 function refusal(yaml: string): DocumentError {

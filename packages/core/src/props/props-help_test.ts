@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { formatPropsHelp } from "./props-help.ts";
+import { loadDocumentLibraries } from "../document/document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 Deno.test("formatPropsHelp aligns one line per prop", () => {
   const { props } = parseFrontmatter(

@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
 import { createPropSpec } from "./props-spec.ts";
+import { loadDocumentLibraries } from "../document/document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 Deno.test("createPropSpec derives kebab option and UPPER_SNAKE variable names", () => {
   const cases: [string, string, string][] = [

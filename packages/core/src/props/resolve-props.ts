@@ -41,12 +41,16 @@ const booleanWords: ReadonlyMap<string, boolean> = new Map([
  * Resolves a run's props: picks each prop's source by precedence, parses
  * option and variable strings by the prop's type, applies defaults and
  * validates the whole object. Throws a PropsError listing every problem.
+ * `spec` is a loaded program's (`program.root.props`): validating it uses the
+ * schema validator `loadProgram` loads.
  *
  * @example Options beat the environment
  * ```ts
  * import assert from "node:assert/strict";
+ * import { loadDocumentLibraries } from "../document/document-libraries.ts";
  * import { createPropSpec } from "./props-spec.ts";
  * import { resolveProps } from "./resolve-props.ts";
+ * await loadDocumentLibraries();
  * const spec = [createPropSpec("dryRun", { type: "boolean", default: false }, false)];
  * const props = resolveProps(spec, {
  *   options: new Map([["props-dry-run", ["yes"]]]),

@@ -2,6 +2,10 @@ import assert from "node:assert/strict";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { PropsError } from "./props-error.ts";
 import { type PropsSources, resolveProps } from "./resolve-props.ts";
+import { loadDocumentLibraries } from "../document/document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 const { props: spec } = parseFrontmatter(
   `required: [version]

@@ -20,8 +20,10 @@ import type { PropsSpec } from "./props-spec.ts";
  * @example Applying a default
  * ```ts
  * import assert from "node:assert/strict";
+ * import { loadDocumentLibraries } from "../document/document-libraries.ts";
  * import { createPropSpec } from "./props-spec.ts";
  * import { validateComponentProps } from "./validate-component-props.ts";
+ * await loadDocumentLibraries();
  * const spec = [createPropSpec("count", { type: "number", default: 1 }, false)];
  * const props = validateComponentProps(spec, {}, { file: "doc.md", line: 4, column: 1 }, "Greeting");
  * assert.deepEqual(props, { count: 1 });

@@ -3,6 +3,10 @@ import { DocumentError } from "../document/document-error.ts";
 import type { JsonObject } from "../json/json-value.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { validateComponentProps } from "./validate-component-props.ts";
+import { loadDocumentLibraries } from "../document/document-libraries.ts";
+
+// These tests call the parser and validators directly, which loadProgram loads before it parses.
+await loadDocumentLibraries();
 
 const { props: spec } = parseFrontmatter(
   `required: [name]

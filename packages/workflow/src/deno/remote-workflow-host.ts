@@ -220,7 +220,7 @@ export class RemoteWorkflowHost implements WorkflowHost {
         `Cannot accept the answer to ${suspensionId}: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
       );
     }
-    const problems = answerProblems(pending.schema as JsonValue, value);
+    const problems = await answerProblems(pending.schema as JsonValue, value);
     if (problems.length > 0) {
       throw new AnswerRefusedError(
         `Cannot accept the answer to ${suspensionId}: it does not match the question's schema: ${

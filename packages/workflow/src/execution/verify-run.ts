@@ -72,7 +72,7 @@ export async function verifyRun(store: RunStore, options: VerifyRunOptions): Pro
   verifyExecutions(store, record, damaged);
   await verifyDefinition(store, record, store.sources(), damaged);
   verifyProps(store, record, events, damaged);
-  verifyAnswers(store, events, damaged);
+  await verifyAnswers(store, events, damaged);
   if (options.workspace) verifyCurrentRoot(store, record, options.sha256, damaged);
 }
 
@@ -220,7 +220,7 @@ function verifyProps(store: RunStore, record: RunRecord, events: Entry[], damage
 }
 
 /** Each answer waiting is for a question not yet answered, and matches its schema. */
-function verifyAnswers(store: RunStore, events: Entry[], damaged: Damaged) {
+async function verifyAnswers(store: RunStore, events: Entry[], damaged: Damaged) {
   const open = new Map<string, JsonValue>();
   for (const { event } of events) {
     if (event.type !== "yield") continue;
@@ -232,7 +232,7 @@ function verifyAnswers(store: RunStore, events: Entry[], damaged: Damaged) {
     if (!open.has(suspensionId)) {
       throw damaged(`it holds an answer to ${suspensionId}, which no open question asks`);
     }
-    if (answerProblems(open.get(suspensionId)!, value).length > 0) {
+    if ((await answerProblems(open.get(suspensionId)!, value)).length > 0) {
       throw damaged(`its answer to ${suspensionId} does not match the question's schema`);
     }
   }

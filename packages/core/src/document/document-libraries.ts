@@ -1,0 +1,39 @@
+/**
+ * The document libraries (`_document-libraries.ts`: micromark and mdast, YAML,
+ * Ajv), loaded on first need rather than with the engine's modules: together
+ * they cost more to load than the rest of xmd, and a command that reads no
+ * document needs none of them.
+ *
+ * Invariant: {@linkcode loadDocumentLibraries} is awaited before anything
+ * parses, validates props or compiles a schema. `loadProgram` does it, and a
+ * parsed document, a props spec and a question's schema come only from a
+ * program it loaded, so every synchronous user of {@linkcode documentLibraries}
+ * runs after it; `answerProblems`, which checks a stored schema, awaits it
+ * itself.
+ *
+ * @module
+ */
+type DocumentLibraries = typeof import("./_document-libraries.ts");
+
+/** The libraries were used before they were loaded: a bug in xmd, never a user's mistake. */
+export class DocumentLibrariesNotLoadedError extends Error {
+  /** The class name. */
+  override name = "DocumentLibrariesNotLoadedError";
+}
+
+let loaded: DocumentLibraries | undefined;
+
+/** Loads the document libraries (once per process). */
+export async function loadDocumentLibraries(): Promise<DocumentLibraries> {
+  return loaded ??= await import("./_document-libraries.ts");
+}
+
+/** The document libraries, loaded before by {@linkcode loadDocumentLibraries}. */
+export function documentLibraries(): DocumentLibraries {
+  if (loaded === undefined) {
+    throw new DocumentLibrariesNotLoadedError(
+      "The document libraries were used before they were loaded; this is a bug in xmd",
+    );
+  }
+  return loaded;
+}
