@@ -15,12 +15,6 @@
  */
 type DocumentLibraries = typeof import("./_document-libraries.ts");
 
-/** The libraries were used before they were loaded: a bug in xmd, never a user's mistake. */
-export class DocumentLibrariesNotLoadedError extends Error {
-  /** The class name. */
-  override name = "DocumentLibrariesNotLoadedError";
-}
-
 let loaded: DocumentLibraries | undefined;
 
 /** Loads the document libraries (once per process). */
@@ -31,7 +25,8 @@ export async function loadDocumentLibraries(): Promise<DocumentLibraries> {
 /** The document libraries, loaded before by {@linkcode loadDocumentLibraries}. */
 export function documentLibraries(): DocumentLibraries {
   if (loaded === undefined) {
-    throw new DocumentLibrariesNotLoadedError(
+    // Never a user's mistake: an unknown error, which the CLI reports as a bug with its stack.
+    throw new Error(
       "The document libraries were used before they were loaded; this is a bug in xmd",
     );
   }
