@@ -118,7 +118,12 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "recognizeSchema",
   ],
   "@xmd/workflow/deno": ["LocalWorkflowHost"],
-  "@xmd/workflow/cloudflare": ["ADMISSION_HEADERS", "DurableObjectSeam", "WorkflowRun"],
+  "@xmd/workflow/cloudflare": [
+    "ADMISSION_HEADERS",
+    "DurableObjectSeam",
+    "WorkflowRun",
+    "admissionWorker",
+  ],
   "@xmd/cli": ["main", "processIo"],
 };
 

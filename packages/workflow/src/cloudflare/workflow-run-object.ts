@@ -11,8 +11,11 @@
  *   reply is sent before the next message is taken.
  * - The admission (run id, issue node id, repository id) comes only from the
  *   headers the routing Worker sets on the upgrade request, never from a
- *   frame; an upgrade without one, or with another than the one this object
- *   opened its database for, is refused before any socket is accepted.
+ *   frame; an upgrade without one, or with another than the one this
+ *   object's database is bound to (the first admission binds it: an issue
+ *   since transferred to another repository names another one), is refused
+ *   409 before any socket is accepted, and nothing is written.
+ * - Every refusal is JSON `{"error":{"code","message"}}`, as the Worker's.
  * - An upgrade must offer the subprotocol `xmd.remote.v1`, which the
  *   object selects; any other is refused before a socket is accepted.
  * - A socket's close or error ends its connection, and with it ownership,
@@ -26,6 +29,7 @@ import { createHash } from "node:crypto";
 import { WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RunServer } from "../remote/run-server.ts";
 import type { Admission } from "../remote/remote-table.ts";
+import { AdmissionRefusal } from "./admission-refusal.ts";
 import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-object-seam.ts";
 
 /** The headers the routing Worker sets on the upgrade request it forwards. */
@@ -61,20 +65,24 @@ export class WorkflowRun {
   /** Accepts one WebSocket for the run the routing Worker admitted. */
   fetch(request: Request): Response {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-      return new Response("Expected a WebSocket upgrade", { status: 426 });
+      return new AdmissionRefusal(426, "upgrade.required", "Expected a WebSocket upgrade")
+        .response();
     }
     const offered = (request.headers.get("sec-websocket-protocol") ?? "").split(/\s*,\s*/);
     if (!offered.includes(WEBSOCKET_PROTOCOL)) {
-      return new Response(`The upgrade does not offer ${WEBSOCKET_PROTOCOL}`, { status: 400 });
+      return new AdmissionRefusal(
+        400,
+        "upgrade.protocol",
+        `The upgrade does not offer ${WEBSOCKET_PROTOCOL}`,
+      ).response();
     }
     const admission = admissionOf(request.headers);
     if (admission === undefined) {
-      return new Response("The upgrade carries no admission", { status: 400 });
+      return new AdmissionRefusal(400, "admission.missing", "The upgrade carries no admission")
+        .response();
     }
     const server = this.#serverFor(admission);
-    if (server === undefined) {
-      return new Response("This Durable Object holds another run", { status: 409 });
-    }
+    if (server instanceof AdmissionRefusal) return server.response();
     const Pair = (globalThis as unknown as { WebSocketPair: SocketPair }).WebSocketPair;
     const pair = new Pair();
     const socket = pair[1];
@@ -104,20 +112,32 @@ export class WorkflowRun {
     } as ResponseInit);
   }
 
-  /** The server for `admission`: opened on the first upgrade, then only for the same admission. */
-  #serverFor(admission: Admission): RunServer | undefined {
+  /**
+   * The server for `admission`: opened on the first upgrade, then only for
+   * the same admission. A database bound to another one is refused and not
+   * kept open, so a later upgrade with its own admission still opens it.
+   */
+  #serverFor(admission: Admission): RunServer | AdmissionRefusal {
     if (this.#server === undefined) {
       const seam = new DurableObjectSeam(this.#storage);
-      this.#server = {
-        admission,
-        server: new RunServer(seam, admission, { sha256: nativeSha256 }),
-      };
+      const server = new RunServer(seam, admission, { sha256: nativeSha256 });
+      if (server.problem?.code === "run.admission") {
+        return new AdmissionRefusal(409, "run.admission", server.problem.message);
+      }
+      this.#server = { admission, server };
     }
     const opened = this.#server.admission;
-    const same = opened.runId === admission.runId &&
-      opened.issueNodeId === admission.issueNodeId &&
-      opened.repositoryId === admission.repositoryId;
-    return same ? this.#server.server : undefined;
+    if (opened.runId !== admission.runId || opened.issueNodeId !== admission.issueNodeId) {
+      return new AdmissionRefusal(409, "run.admission", "This Durable Object holds another run");
+    }
+    if (opened.repositoryId !== admission.repositoryId) {
+      return new AdmissionRefusal(
+        409,
+        "run.admission",
+        "This run was admitted in another repository: its issue was transferred since",
+      );
+    }
+    return this.#server.server;
   }
 }
 

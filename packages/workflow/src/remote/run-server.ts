@@ -126,6 +126,14 @@ export class RunServer {
     this.#problem = this.#open();
   }
 
+  /**
+   * Why the database cannot be served, found when the server opened it
+   * (`run.admission` for a database bound to another admission), if it cannot.
+   */
+  get problem(): RemoteProtocolError | undefined {
+    return this.#problem;
+  }
+
   /** A new connection (one WebSocket); it must say `hello` first. */
   connect(): RunConnection {
     return new RunConnection(this);
