@@ -20,6 +20,8 @@ import {
 import { call, newRun, refusedCode } from "../remote/_test-remote.ts";
 import { decodeReply, encodeMessage, WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { issueRunId } from "../remote/run-id.ts";
+import { RemoteConnection } from "../deno/remote-connection.ts";
+import { RemoteConnectionLostError } from "../remote/remote-refusal.ts";
 import { CONFIG_KEYS } from "./admission-config.ts";
 import { AdmissionWorkerd, type Connected } from "./_test-admission-workerd.ts";
 
@@ -174,13 +176,21 @@ Deno.test("RM-71, RM-76, RM-79: one issue named by owner/repo#n, its legacy and 
   assert.equal(legacy.status, 101, legacy.body);
   const busy = encodeMessage({ v: 1, id: 1, type: "hello", role: "executor" });
   assert.equal(await refusedCode(legacy.socket!.send, busy), "run.busy");
-  // By the new id: a reader sees the one run, under the id the first admission created.
-  const byNew = await w.admit(tokens[0], w.issue.id);
-  assert.equal(byNew.status, 101, byNew.body);
-  await call(byNew.socket!.send, { type: "hello", role: "reader" });
-  const read = await call(byNew.socket!.send, { type: "read-run" });
+  // By the new id, over the runner's own WebSocket client (TCP to workerd, headers on the upgrade).
+  const url = new URL("/v1/connect", w.workerd.url);
+  url.protocol = "ws:";
+  const byNew = await RemoteConnection.open(url, {
+    headers: { authorization: `Bearer ${tokens[0]}`, "x-xmd-issue": w.issue.id },
+  });
+  await byNew.call({ type: "hello", role: "reader" });
+  const { reply: read } = await byNew.call({ type: "read-run" });
   assert.equal(read.run?.record.id, w.runId);
   assert.equal(read.run?.record.status, "running");
+  // The same client without a token is refused at the upgrade.
+  await assert.rejects(
+    RemoteConnection.open(url, { headers: { "x-xmd-issue": w.issue.id } }),
+    RemoteConnectionLostError,
+  );
   // One lifecycle: once the owner's socket closes, the next acquisition is the second epoch.
   await owner.close();
   let epoch: number | null = null;
@@ -198,7 +208,7 @@ Deno.test("RM-71, RM-76, RM-79: one issue named by owner/repo#n, its legacy and 
   }
   assert.equal(epoch, 2);
   await legacy.socket!.close();
-  await byNew.socket!.close();
+  byNew.close();
   // The object is bound to GitHub's answer: the new node id and the repository's database id.
   const dump = await w.workerd.dump(w.runId);
   const bound = JSON.stringify({
