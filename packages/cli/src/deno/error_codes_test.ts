@@ -58,6 +58,8 @@ import {
   RemoteConnectionRefusedError,
   RemoteUnsupportedError,
 } from "../../../workflow/src/remote/remote-refusal.ts";
+// The admission Worker's refusal: it becomes an HTTP answer, never a thrown error outside the Worker.
+import { AdmissionRefusal } from "../../../workflow/src/cloudflare/admission-refusal.ts";
 
 const ROOT = new URL("../../../../", import.meta.url);
 const at = { file: "doc.md", line: 1, column: 1 };
@@ -116,6 +118,7 @@ const SAMPLES: Error[] = [
   new RemoteConnectionRefusedError(401, "m"),
   new RemoteAdmissionError("m", 401),
   new RemoteUnsupportedError("m"),
+  new AdmissionRefusal(401, "token.expired", "m"),
 ];
 
 /**

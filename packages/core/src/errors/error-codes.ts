@@ -14,6 +14,10 @@
 
 /** Every error code, with the one-line meaning the spec repeats. */
 export const ERROR_CODES = [
+  {
+    code: "admission.refused",
+    meaning: "the remote host's Worker refused a connection; its reason names the check",
+  },
   { code: "answer.refused", meaning: "an answer to a suspended run was refused" },
   { code: "answer.schema", meaning: "an answer does not satisfy its question's schema" },
   { code: "answer.unavailable", meaning: "an `<Elicit>` question cannot be answered here" },

@@ -4,8 +4,8 @@
  *
  * Invariants:
  * - Every key is required. A key missing or malformed makes the whole
- *   configuration unusable: the caller refuses every request (fail closed),
- *   and `ConfigurationError` names the keys, never a value.
+ *   configuration unusable: the caller refuses every request (fail closed);
+ *   the result names the keys, never a value.
  * - Every endpoint is an absolute `https:` URL, or `http:` on a loopback
  *   host (`localhost`, `127.x.x.x`, `[::1]`), with no credentials, query
  *   or fragment. Endpoints are configuration, never code branches: tests
@@ -44,17 +44,8 @@ export interface AdmissionConfig {
   githubToken: string;
 }
 
-/** The configuration cannot be used; `keys` names what is missing or malformed. */
-export class ConfigurationError extends Error {
-  override readonly name = "ConfigurationError";
-  /** The keys that are missing or malformed. */
-  readonly keys: readonly string[];
-
-  constructor(keys: readonly string[]) {
-    super(`The remote host's configuration is missing or malformed: ${keys.join(", ")}`);
-    this.keys = keys;
-  }
-}
+/** The configuration, or the keys that are missing or malformed. */
+export type ParsedConfig = { ok: true; config: AdmissionConfig } | { ok: false; keys: string[] };
 
 const LOOPBACK = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
 
@@ -99,16 +90,16 @@ const ConfigSchema = z.object({
   XMD_GITHUB_TOKEN: Text,
 });
 
-/** Parses the Worker's environment; throws `ConfigurationError` naming each bad key. */
-export function parseConfig(env: Record<string, unknown>): AdmissionConfig {
+/** Parses the Worker's environment: the configuration, or each bad key (in `CONFIG_KEYS` order). */
+export function parseConfig(env: Record<string, unknown>): ParsedConfig {
   const picked = Object.fromEntries(CONFIG_KEYS.map((key) => [key, env[key]]));
   const parsed = ConfigSchema.safeParse(picked);
   if (!parsed.success) {
     const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
-    throw new ConfigurationError(CONFIG_KEYS.filter((key) => bad.has(key)));
+    return { ok: false, keys: CONFIG_KEYS.filter((key) => bad.has(key)) };
   }
   const data = parsed.data;
-  return {
+  const config: AdmissionConfig = {
     githubHost: data.XMD_GITHUB_HOST,
     // The issuer is compared as the exact string a token carries, not as a normalized URL.
     oidcIssuer: String(picked.XMD_OIDC_ISSUER),
@@ -118,4 +109,5 @@ export function parseConfig(env: Record<string, unknown>): AdmissionConfig {
     repositories: data.XMD_REPOSITORIES,
     githubToken: data.XMD_GITHUB_TOKEN,
   };
+  return { ok: true, config };
 }

@@ -1,7 +1,8 @@
 /**
  * How the admission Worker and the run's Durable Object refuse an HTTP
- * request: `AdmissionRefusal`, an error with an HTTP status, a stable code
- * and a message, answered as JSON `{"error":{"code":…,"message":…}}`.
+ * request: `AdmissionRefusal` (code `admission.refused`), an error with an
+ * HTTP status, a stable reason and a message, answered as JSON
+ * `{"error":{"code":<reason>,"message":…}}`.
  *
  * Invariant: a message states which check failed and what to set, never a
  * value: no token, claim, endpoint, credential or client header is ever
@@ -9,9 +10,10 @@
  *
  * @module
  */
+import { XmdError } from "@xmd/core/protocol";
 
-/** The codes of an admission refusal (RM-71..RM-78 give each its status). */
-export type AdmissionCode =
+/** Why an admission was refused: the `code` of its JSON answer (RM-71..RM-78 give each its status). */
+export type AdmissionReason =
   | "host.not_configured"
   | "route.not_found"
   | "upgrade.required"
@@ -36,22 +38,23 @@ export type AdmissionCode =
   | "internal";
 
 /** A refused admission: the HTTP answer it becomes. */
-export class AdmissionRefusal extends Error {
+export class AdmissionRefusal extends XmdError {
   override readonly name = "AdmissionRefusal";
+  readonly code = "admission.refused";
   /** The HTTP status. */
   readonly status: number;
-  /** The stable code. */
-  readonly code: AdmissionCode;
+  /** The stable reason (the answer's `code`). */
+  readonly reason: AdmissionReason;
 
-  constructor(status: number, code: AdmissionCode, message: string) {
+  constructor(status: number, reason: AdmissionReason, message: string) {
     super(message);
     this.status = status;
-    this.code = code;
+    this.reason = reason;
   }
 
   /** The JSON answer. */
   response(): Response {
-    return new Response(JSON.stringify({ error: { code: this.code, message: this.message } }), {
+    return new Response(JSON.stringify({ error: { code: this.reason, message: this.message } }), {
       status: this.status,
       headers: { "content-type": "application/json; charset=utf-8" },
     });

@@ -19,7 +19,7 @@
  * @module
  */
 import { WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
-import { ConfigurationError, parseConfig } from "./admission-config.ts";
+import { parseConfig } from "./admission-config.ts";
 import { AdmissionRefusal } from "./admission-refusal.ts";
 import { admit, CONNECT_PATH } from "./admission.ts";
 import { ADMISSION_HEADERS } from "./workflow-run-object.ts";
@@ -52,19 +52,16 @@ export interface WorkerHandler {
 export const admissionWorker: WorkerHandler = {
   /** Admits one request and forwards it to its run's Durable Object, or refuses it. */
   async fetch(request: Request, env: WorkerEnv): Promise<Response> {
-    let config;
-    try {
-      config = parseConfig(env);
-      if (typeof env.RUNS?.idFromName !== "function") throw new ConfigurationError(["RUNS"]);
-    } catch (error) {
-      if (!(error instanceof ConfigurationError)) throw error;
-      console.error(
-        `xmd admission: not configured: ${error.keys.join(", ")} missing or malformed`,
-      );
+    const parsed = parseConfig(env);
+    const missing = parsed.ok ? [] : parsed.keys;
+    if (typeof env.RUNS?.idFromName !== "function") missing.push("RUNS");
+    if (!parsed.ok || missing.length > 0) {
+      console.error(`xmd admission: not configured: ${missing.join(", ")} missing or malformed`);
       return new AdmissionRefusal(503, "host.not_configured", "The remote host is not configured")
         .response();
     }
-    const runs = env.RUNS;
+    const config = parsed.config;
+    const runs = env.RUNS as RunNamespace;
     try {
       const admission = await admit(request, config);
       const forwarded = new Request(`https://workflow-run${CONNECT_PATH}`, {
@@ -80,7 +77,7 @@ export const admissionWorker: WorkerHandler = {
     } catch (error) {
       if (error instanceof AdmissionRefusal) {
         const cause = typeof error.cause === "string" ? ` (${error.cause})` : "";
-        console.warn(`xmd admission: refused ${error.status} ${error.code}${cause}`);
+        console.warn(`xmd admission: refused ${error.status} ${error.reason}${cause}`);
         return error.response();
       }
       // Only the class: a message could hold a value.
