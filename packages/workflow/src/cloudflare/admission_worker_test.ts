@@ -21,7 +21,7 @@ import { call, newRun, refusedCode } from "../remote/_test-remote.ts";
 import { decodeReply, encodeMessage, WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { issueRunId } from "../remote/run-id.ts";
 import { RemoteConnection } from "../deno/remote-connection.ts";
-import { RemoteConnectionLostError } from "../remote/remote-refusal.ts";
+import { RemoteConnectionRefusedError } from "../remote/remote-refusal.ts";
 import { CONFIG_KEYS } from "./admission-config.ts";
 import { AdmissionWorkerd, type Connected } from "./_test-admission-workerd.ts";
 
@@ -186,11 +186,12 @@ Deno.test("RM-71, RM-76, RM-79: one issue named by owner/repo#n, its legacy and 
   const { reply: read } = await byNew.call({ type: "read-run" });
   assert.equal(read.run?.record.id, w.runId);
   assert.equal(read.run?.record.status, "running");
-  // The same client without a token is refused at the upgrade.
-  await assert.rejects(
-    RemoteConnection.open(url, { headers: { "x-xmd-issue": w.issue.id } }),
-    RemoteConnectionLostError,
-  );
+  // The same client without a token is refused at the upgrade, with the Worker's JSON answer.
+  const refused = await RemoteConnection.open(url, { headers: { "x-xmd-issue": w.issue.id } })
+    .then(() => undefined, (error) => error);
+  assert.ok(refused instanceof RemoteConnectionRefusedError, String(refused));
+  assert.equal(refused.status, 401);
+  assert.equal(RefusalSchema.parse(JSON.parse(refused.body)).error.code, "token.missing");
   // One lifecycle: once the owner's socket closes, the next acquisition is the second epoch.
   await owner.close();
   let epoch: number | null = null;
