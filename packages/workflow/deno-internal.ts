@@ -1,8 +1,8 @@
 /**
  * `@xmd/workflow/deno/internal`: what the CLI's tests and the bench use of
  * the local provider's insides (the `node:sqlite` seam, opening a run's
- * database, the executor lock, Worker Shell, native SHA-256), and the remote
- * runner the CLI selects with `--remote` (its host and its connection errors). **Unstable**:
+ * database, the executor lock, Worker Shell, native SHA-256), and the
+ * refusal the CLI makes of an admission Worker's answer. **Unstable**:
  * not part of the public API, no compatibility is promised between versions,
  * and nothing outside this repository should import it; a library user
  * reaches everything it needs from `@xmd/workflow/deno`.
@@ -19,9 +19,4 @@ export {
 } from "./src/deno/run-database.ts";
 export { ExecutorLock } from "./src/deno/executor-lock.ts";
 export { WorkerShell, WorkerShellError } from "./src/deno/worker-shell.ts";
-export { RemoteWorkflowHost } from "./src/deno/remote-workflow-host.ts";
-export {
-  RemoteAdmissionError,
-  RemoteConnectionLostError,
-  RemoteConnectionRefusedError,
-} from "./src/remote/remote-refusal.ts";
+export { RemoteAdmissionError } from "./src/remote/remote-refusal.ts";

@@ -3,7 +3,10 @@
  * (`node:sqlite`, WAL with `synchronous=FULL` while written, one file at
  * rest, read-only connections for reading) under a runs folder, an OS
  * executor lock per run, Worker Shell for exec blocks, and the
- * {@linkcode LocalWorkflowHost} over them.
+ * {@linkcode LocalWorkflowHost} over them. And the remote host's runner,
+ * {@linkcode RemoteWorkflowHost}: the same `WorkflowHost` over runs kept in
+ * Durable Objects (`@xmd/workflow/cloudflare`), executed here on a working
+ * copy, every change committed over one WebSocket.
  *
  * A run starts in four steps, each refusing before anything is written:
  * read and check the document and its components (`loadProgramFile` from
@@ -78,3 +81,12 @@ export {
   type LocalWorkflowHostOptions,
 } from "./src/deno/local-workflow-host.ts";
 export type { WorkerShellOptions } from "./src/deno/worker-shell.ts";
+export {
+  RemoteWorkflowHost,
+  type RemoteWorkflowHostOptions,
+} from "./src/deno/remote-workflow-host.ts";
+export {
+  RemoteConnectionLostError,
+  RemoteConnectionRefusedError,
+  RemoteUnsupportedError,
+} from "./src/remote/remote-refusal.ts";

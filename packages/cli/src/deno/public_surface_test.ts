@@ -117,7 +117,13 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "isEmptyDatabase",
     "recognizeSchema",
   ],
-  "@xmd/workflow/deno": ["LocalWorkflowHost"],
+  "@xmd/workflow/deno": [
+    "LocalWorkflowHost",
+    "RemoteConnectionLostError",
+    "RemoteConnectionRefusedError",
+    "RemoteUnsupportedError",
+    "RemoteWorkflowHost",
+  ],
   "@xmd/workflow/cloudflare": [
     "ADMISSION_HEADERS",
     "DurableObjectSeam",

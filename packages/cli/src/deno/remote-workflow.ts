@@ -26,11 +26,11 @@
  */
 import { type RunListing, RunNotFoundError, type WorkflowHost } from "@xmd/workflow";
 import {
-  RemoteAdmissionError,
   RemoteConnectionLostError,
   RemoteConnectionRefusedError,
   RemoteWorkflowHost,
-} from "@xmd/workflow/deno/internal";
+} from "@xmd/workflow/deno";
+import { RemoteAdmissionError } from "@xmd/workflow/deno/internal";
 import { z } from "zod";
 import { UsageError } from "./usage-error.ts";
 

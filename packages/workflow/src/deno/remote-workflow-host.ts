@@ -110,7 +110,37 @@ export interface RemoteWorkflowHostOptions {
   headers?: HeadersInit | (() => Promise<HeadersInit>);
 }
 
-/** A `WorkflowHost` whose runs live in Durable Objects. */
+/**
+ * A `WorkflowHost` whose runs live in Durable Objects: the `WorkflowRun` of
+ * `@xmd/workflow/cloudflare`, reached through the admission Worker
+ * (`admissionWorker`, its one route `GET /v1/connect`), which verifies the
+ * job's OIDC token, rereads the issue named by `X-Xmd-Issue` and derives
+ * the issue's run id. A runner learns that id with `admittedRun()` and
+ * names the run by it; each method then behaves as `LocalWorkflowHost`'s,
+ * with `RemoteConnectionLostError` for a lost connection (run the command
+ * again: it continues from what the Durable Object committed) and
+ * `RemoteConnectionRefusedError` for an upgrade the Worker refused.
+ *
+ * @example Naming the issue's run and the job's token
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RemoteConnectionLostError, RemoteWorkflowHost } from "@xmd/workflow/deno";
+ *
+ * // What a GitHub Actions job asks its token service for (ACTIONS_ID_TOKEN_REQUEST_URL).
+ * const oidcToken = () => Promise.resolve("<the job's OIDC token>");
+ * const host = new RemoteWorkflowHost({
+ *   // Every run is behind the Worker's one route: the issue names it.
+ *   url: () => "ws://127.0.0.1:9/v1/connect",
+ *   // Asked once per connection, so a long run never presents an expired token.
+ *   headers: async () => ({
+ *     authorization: `Bearer ${await oidcToken()}`,
+ *     "x-xmd-issue": "octo/app#12",
+ *   }),
+ * });
+ * // Nothing listens there: a lost connection (the CLI exits 75), never a hang.
+ * await assert.rejects(host.admittedRun(), RemoteConnectionLostError);
+ * ```
+ */
 export class RemoteWorkflowHost implements WorkflowHost {
   readonly #options: RemoteWorkflowHostOptions;
 
