@@ -76,6 +76,8 @@ const USER_ERRORS: ReadonlySet<XmdErrorCode> = new Set<XmdErrorCode>([
   "shell.lost",
   "runs.folder",
   "remote.refused",
+  "limit.row",
+  "limit.staged",
 ]);
 
 /** A lost connection to a remote host: run the command again (EX_TEMPFAIL, RM-43). */

@@ -27,7 +27,13 @@
  *
  * @module
  */
-import { DocumentError, resolveProps, SecretDetectedError, SecretScanError } from "@xmd/core";
+import {
+  DocumentError,
+  resolveProps,
+  SecretDetectedError,
+  SecretScanError,
+  XmdError,
+} from "@xmd/core";
 import { typedDocumentError, typedPositions } from "@xmd/core/deno";
 import {
   checkWorkflowSupport,
@@ -562,7 +568,8 @@ async function execute(
     // before it propagates; say how it ended, as for any other ending. A refusal leaves the
     // run as it was and prints no status.
     if (id === undefined) throw error;
-    const run = (typeof nameOf === "function" ? nameOf(id) : nameOf).text;
+    const name = typeof nameOf === "function" ? nameOf(id) : nameOf;
+    const run = name.text;
     const record = await host.inspect(id).then(({ record }) => record, () => undefined);
     if (record?.status === "failed" || record?.status === "interrupted") {
       io.stderr(`workflow status: ${record.status}\n`);
@@ -581,6 +588,18 @@ async function execute(
           `Run ${id} stopped before that effect was kept (nothing of it was written). ` +
           `Resume it with xmd workflow resume --no-secret-detection ${run} to keep what it produces, ` +
           `or cancel it with xmd workflow cancel ${run}\n`,
+      );
+      return 1;
+    }
+    if (record?.status === "failed" && error instanceof XmdError && error.code === "limit.row") {
+      // The remote host's row cap (RM-48): the document, not the host, must change.
+      const anew = name.remote
+        ? `delete it with xmd workflow delete ${run}, then start the issue's run again`
+        : "start a new run";
+      io.stderr(
+        `xmd: ${error.message}\n` +
+          `Run ${id} failed there, every earlier effect kept. A remote run stores no single value over 1.75 MiB: ` +
+          `write large output to a file in the Workspace instead (for a shell block, redirect it), then ${anew}\n`,
       );
       return 1;
     }
