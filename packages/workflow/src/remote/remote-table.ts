@@ -101,6 +101,25 @@ export function readRemoteRow(sql: SqlSeam, where: string): RemoteRow {
   };
 }
 
+const LinksRowSchema = z.object({ links: z.string() }).strict();
+
+/**
+ * The current root's hard-link groups alone, for a commit: the table itself
+ * was recognized when the database was opened ({@linkcode readRemoteRow}),
+ * and its row is parsed here like any stored value.
+ */
+export function readRemoteLinks(sql: SqlSeam, where: string): HardLinkGroups {
+  const rows = sql.exec("SELECT links FROM xmd_remote");
+  const row = rows.length === 1 ? LinksRowSchema.safeParse(rows[0]) : undefined;
+  const links = row?.success
+    ? HardLinkGroupsSchema.safeParse(parseJson(row.data.links))
+    : undefined;
+  if (!links?.success) {
+    throw new WorkflowDatabaseCorruptError(`Cannot open ${where}: its remote binding is damaged`);
+  }
+  return links.data;
+}
+
 /** Refuses a database bound to another admission than `admission`. */
 export function checkAdmission(row: RemoteRow, admission: Admission, where: string): void {
   if (

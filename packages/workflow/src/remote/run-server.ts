@@ -61,6 +61,7 @@ import {
   checkAdmission,
   createRemoteTable,
   nextEpoch,
+  readRemoteLinks,
   readRemoteRow,
   REMOTE_TABLE,
   storeLinks,
@@ -89,7 +90,11 @@ const READER_REQUESTS: ReadonlySet<Request["type"]> = new Set([
 /** Room kept in a reply for its header's envelope beside the values it lists. */
 const REPLY_MARGIN = 64 * 1024;
 
-const ExecutionSchema = z.object({ execution: z.number().int().nonnegative() });
+const FrontierRowSchema = z.object({
+  execution: z.number().int().nonnegative(),
+  root: z.string().regex(/^[0-9a-f]{64}$/),
+  events: z.number().int().nonnegative(),
+}).strict();
 const EventRowSchema = z.object({
   seq: z.number().int().positive(),
   execution: z.number().int().positive(),
@@ -283,12 +288,18 @@ export class RunServer {
   }
 
   /** The committed frontier, or null before the run exists. */
+  /**
+   * The committed frontier in one statement (a Durable Object pays for each
+   * one), parsed like every stored row; `null` before the run exists.
+   */
   #frontier(): Frontier | null {
-    if (!this.#store.hasRun()) return null;
-    const record = this.#store.record();
-    const row = ExecutionSchema.safeParse(this.#sql.exec("SELECT execution FROM run")[0]);
-    if (!row.success) throw this.#damaged("run record");
-    return { execution: row.data.execution, events: record.eventCount, root: record.root };
+    const rows = this.#sql.exec(
+      "SELECT execution, root, (SELECT coalesce(max(seq), 0) FROM event) AS events FROM run",
+    );
+    if (rows.length === 0) return null;
+    const row = FrontierRowSchema.safeParse(rows[0]);
+    if (rows.length !== 1 || !row.success) throw this.#damaged("run record");
+    return row.data;
   }
 
   #existing(): Frontier {
@@ -495,12 +506,18 @@ export class RunServer {
       this.#checkFrontier(request.expected);
       const objects = checkObjects(this.#sql, [...sent.values()], this.#where, this.#sha256);
       checkReachable(this.#sql, objects, request.root);
-      const links = request.links ?? readRemoteRow(this.#sql, this.#where).links;
+      const links = request.links ?? readRemoteLinks(this.#sql, this.#where);
       checkLinks(this.#sql, objects, request.root, links, this.#where);
       storeObjects(this.#sql, objects);
       if (request.links) storeLinks(this.#sql, request.links);
       const eventId = this.#store.append(request.expected.execution, request.event, request.root);
-      return { frontier: this.#existing(), eventId };
+      // The event just appended is the frontier's last, at the root it was appended with.
+      const frontier = {
+        execution: request.expected.execution,
+        events: eventId,
+        root: request.root,
+      };
+      return { frontier, eventId };
     }, "append");
     connection.staged = new Map();
     connection.stagedBytes = 0;

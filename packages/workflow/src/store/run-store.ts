@@ -84,6 +84,7 @@ const RunRowSchema = z.object({
   updated_at: z.number().int(),
 }).strict();
 
+const PropsSchema = z.record(z.string(), z.unknown());
 const RootSchema = z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
 const ExecutionRowSchema = z.object({
@@ -190,7 +191,7 @@ export class RunStore {
 
   /** The run's resolved props. */
   props(): JsonObject {
-    const props = this.#parseJson(this.#runRow().props, z.record(z.string(), z.unknown()), "props");
+    const props = this.#parseJson(this.#runRow().props, PropsSchema, "props");
     return props as JsonObject;
   }
 
