@@ -23,6 +23,7 @@ import { DocumentError } from "./document-error.ts";
 import { documentLibraries } from "./document-libraries.ts";
 import { documentText } from "./document-text.ts";
 import { checkNesting } from "./nesting-limit.ts";
+import { parsePlainProseShort } from "./plain-prose.ts";
 import type { SourcePosition } from "./source-position.ts";
 import { selectTarget } from "./select-target.ts";
 import type { AttributeValue, Element, ExecCode, Part } from "./tree.ts";
@@ -102,10 +103,11 @@ function parseMdast(text: string, file: string): Root {
   const { frontmatter, frontmatterFromMarkdown, fromMarkdown, mdxFromMarkdown, mdxjs } =
     documentLibraries();
   try {
-    return fromMarkdown(text, {
-      extensions: [frontmatter(["yaml"]), mdxjs()],
-      mdastExtensions: [frontmatterFromMarkdown(["yaml"]), mdxFromMarkdown()],
-    });
+    return parsePlainProseShort(text, (source) =>
+      fromMarkdown(source, {
+        extensions: [frontmatter(["yaml"]), mdxjs()],
+        mdastExtensions: [frontmatterFromMarkdown(["yaml"]), mdxFromMarkdown()],
+      }));
   } catch (error) {
     const place = (error as { place?: unknown }).place as
       | { line?: number; column?: number; start?: { line: number; column: number } }
