@@ -148,11 +148,11 @@ type Point = readonly [type: string, events: number | null, at: CrashPoint];
 const POINTS: readonly Point[] = [
   ["create", null, "received"],
   ["commit", 0, "forwarded"], // the props
-  ["put-chunks", 1, "replied"], // the first <File>'s chunk, ahead of its commit
+  ["commit", 1, "received"], // the first <File>, its chunk in the frame
   ["commit", 1, "replied"],
   ["commit", 2, "delivered"], // the second <File>
-  ["put-chunks", 3, "received"], // the shell block's chunks
-  ["commit", 3, "forwarded"], // the shell block
+  ["commit", 3, "received"], // the shell block, its chunks in the frame
+  ["commit", 3, "forwarded"],
   ["commit", 4, "replied"], // the question
   ["settle", 5, "received"], // suspended
   ["settle", 5, "delivered"],
@@ -160,7 +160,7 @@ const POINTS: readonly Point[] = [
   ["begin", 5, "received"],
   ["begin", 5, "replied"],
   ["commit", 5, "forwarded"], // the answer consumed
-  ["put-chunks", 6, "delivered"], // the third <File>
+  ["commit", 6, "received"], // the third <File>
   ["commit", 6, "replied"],
   ["commit", 7, "received"], // the second shell block
   ["commit", 8, "forwarded"], // the <File> read
@@ -201,10 +201,8 @@ function stateOf(
           at.root === before.root && seen.status === "running"
         ? "new"
         : "neither";
-    case "answer":
+    default: // answer
       return !kept ? "neither" : seen.answered ? "new" : "old";
-    default: // put-chunks: stored, but invisible until a commit reaches them
-      return kept && seen.status === "running" ? "old" : "neither";
   }
 }
 
@@ -269,8 +267,6 @@ Deno.test("RM-51 workerd SIGKILLed at 20 points of a reference run and restarted
       ? ["old"]
       : point![2] === "forwarded"
       ? ["old", "new"]
-      : point![0] === "put-chunks"
-      ? ["old"]
       : ["new"];
     assert.ok(
       expected.includes(state),

@@ -417,7 +417,7 @@ Deno.test("RM-46 a file over 1 MiB, a symlink, modes, a hard link and two answer
   }
 });
 
-Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file change in 350 files sends the trees on its path (a large one as a delta), its file object and its chunk", async () => {
+Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file change in 350 files sends the trees on its path (a large one as a delta), its file object and its chunk (in the commit frame)", async () => {
   await using server = await startServer();
   const program = await loadProgramFile("ok.remote-many.md", { cwd: TESTDATA });
   const report = await remoteHost(server).start({ id: RUN, program, props: {} }, capture().io);
@@ -427,12 +427,15 @@ Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file c
   assert.equal(commits.length, 4); // props, the block, the <File>, the root Close
   // The block created 350 files (two of them with the same text: one chunk each text) and 5 trees.
   assert.equal(commits[1].objects, 350 + 5);
-  // The <File>: the root tree, a, a/b, a/b/c, and the new file object; one chunk ahead.
+  // Its 350 chunks (one per file) are too many for the commit frame: they went ahead (RM-121).
+  assert.equal(chunks.reduce((sum, frame) => sum + frame.chunks, 0), 350);
+  assert.equal(commits[1].chunks, 0);
+  // The <File>: the root tree, a, a/b, a/b/c, and the new file object; its one chunk in the frame.
   assert.equal(commits[2].objects, 5);
+  assert.equal(commits[2].chunks, 1);
   // a/b/c (50 entries, one changed) goes as the delta publication stored, not its full text.
   assert.equal(commits[2].deltas, 1);
   assert.equal(commits[1].deltas, 0);
-  assert.deepEqual(chunks.at(-1)?.chunks, 1);
   assert.equal(commits[3].objects, 0);
   // A fresh runner acquiring the run fetches every object of the current root and nothing more.
   const history = await remoteHost(server).history(RUN);

@@ -3,8 +3,9 @@
  * Durable Object exchange over one WebSocket.
  *
  * A message is binary: a big-endian u32 header length, that many bytes of
- * UTF-8 JSON header, then the payload (bytes only `put-chunks` and the
- * `get-chunks` reply carry; every other frame's payload is empty). A request
+ * UTF-8 JSON header, then the payload (the chunk bytes `put-chunks`, a
+ * `commit` carrying its chunks, and the `get-chunks` reply hold; every other
+ * frame's payload is empty). A request
  * header is `{v:1, id, type, …}`; a reply is `{v:1, re, type, …}` with `re`
  * the request's id (null when it could not be read) and `type` the
  * request's, or `error` with a stable `code` and a message.
@@ -51,7 +52,7 @@ export const WEBSOCKET_PROTOCOL = "xmd.remote.v1";
 export const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** The largest chunk (the Workspace's chunk size). */
 export const MAX_CHUNK_BYTES = CHUNK_SIZE;
-/** Chunks in one `put-chunks` or `get-chunks`. */
+/** Chunks in one `put-chunks`, `get-chunks` or `commit`. */
 export const MAX_CHUNKS_PER_FRAME = 7;
 /** Hashes in one `get-objects`. */
 export const MAX_OBJECT_HASHES = 4096;
@@ -159,6 +160,7 @@ const RequestSchema = z.discriminatedUnion("type", [
     root: HASH,
     objects: z.array(SentObjectSchema).optional(),
     links: HardLinkGroupsSchema.optional(),
+    chunks: z.array(ChunkHeaderSchema).min(1).max(MAX_CHUNKS_PER_FRAME).optional(),
   }),
   request("settle", {
     expected: FrontierSchema,
@@ -182,7 +184,7 @@ export type RequestBody<T extends RequestType> = Omit<Extract<Request, { type: T
 export interface DecodedRequest {
   /** The parsed header. */
   request: Request;
-  /** The payload (empty for every type but `put-chunks`). */
+  /** The payload (chunk bytes for `put-chunks` and a `commit` carrying chunks, else empty). */
   payload: Uint8Array;
 }
 
@@ -372,7 +374,7 @@ export function decodeMessage(message: Uint8Array): { header: unknown; payload: 
   return { header, payload: message.subarray(HEADER_LENGTH_BYTES + length) };
 }
 
-/** Encodes a request (`payload` only for `put-chunks`). */
+/** Encodes a request (`payload` only for `put-chunks` and a `commit` carrying chunks). */
 export function encodeRequest(request: Request, payload?: Uint8Array): Uint8Array {
   return encodeMessage(request, payload);
 }
@@ -398,8 +400,8 @@ export function decodeRequest(message: Uint8Array): DecodedRequest {
 export function parseRequest(header: unknown, payload: Uint8Array): DecodedRequest {
   checkVersion(header);
   const request = strictly(RequestSchema, header, "request");
-  const expected = request.type === "put-chunks"
-    ? request.chunks.reduce((sum, chunk) => sum + chunk.length, 0)
+  const expected = request.type === "put-chunks" || request.type === "commit"
+    ? (request.chunks ?? []).reduce((sum, chunk) => sum + chunk.length, 0)
     : 0;
   if (payload.length !== expected) {
     throw new RemoteProtocolError(

@@ -8,9 +8,11 @@
  *   or acknowledged by a commit); the new root is walked from the copy's
  *   object store, stopping at known hashes, so a commit carries the objects
  *   and chunks its effect created and nothing else.
- * - Chunks go ahead in `put-chunks` (at most 7 a frame); objects go with the
- *   `commit` frame, or are staged ahead with `put-objects` when they do not
- *   fit one message. An event or object over the row limit is refused before
+ * - A change's new chunks ride in its `commit` frame when they are at most 7
+ *   and at most 1 MiB together (a small effect is one frame and one
+ *   transaction in the Durable Object); more go ahead in `put-chunks` (at
+ *   most 7 a frame). Objects go with the `commit` frame, or are staged ahead
+ *   with `put-objects` when they do not fit one message. An event or object over the row limit is refused before
  *   any frame is sent (`limit.row`).
  * - The chunk frames are pipelined: at most `CHUNK_FRAMES_IN_FLIGHT` await
  *   their replies at once, and the last of them are still in flight when the
@@ -35,7 +37,13 @@ import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
 import { readObjectText } from "../workspace/object-store.ts";
 import { FileObjectSchema, TreeObjectSchema } from "../workspace/verify-root.ts";
-import { MAX_CHUNKS_PER_FRAME, MAX_MESSAGE_BYTES, type SentObject } from "./frames.ts";
+import {
+  type ChunkHeader,
+  MAX_CHUNK_BYTES,
+  MAX_CHUNKS_PER_FRAME,
+  MAX_MESSAGE_BYTES,
+  type SentObject,
+} from "./frames.ts";
 import type { ChannelReply, RemoteChannel } from "./remote-channel.ts";
 import { RemoteProtocolError } from "./remote-protocol-error.ts";
 import { checkRow } from "./row-limit.ts";
@@ -43,6 +51,8 @@ import { checkRow } from "./row-limit.ts";
 /** Room left in a frame for its header beside the objects or chunks it carries. */
 const FRAME_MARGIN = 256 * 1024;
 const OBJECTS_PER_FRAME_BYTES = MAX_MESSAGE_BYTES - FRAME_MARGIN;
+/** Chunk bytes a commit carries itself (more go ahead in `put-chunks`): one chunk's worth. */
+export const INLINE_CHUNK_BYTES = MAX_CHUNK_BYTES;
 /** `put-chunks` frames awaiting their replies at once (at most 4 × 8 MiB buffered). */
 export const CHUNK_FRAMES_IN_FLIGHT = 4;
 
@@ -106,11 +116,18 @@ export class RemoteRunCommits implements RunCommits {
     for (const object of objects) {
       checkRow(object.text, `Workspace object ${object.hash.slice(0, 12)}`);
     }
-    const puts = await this.#putChunks(chunks);
+    // A few small chunks ride in the commit itself: one frame, one transaction (and one durable
+    // write) in the Durable Object. More go ahead in put-chunks frames.
+    const inline = chunks.length <= MAX_CHUNKS_PER_FRAME ? this.#chunkBatch(chunks) : undefined;
+    const carry = inline !== undefined && inline.payload.length <= INLINE_CHUNK_BYTES;
+    const puts = carry ? [] : await this.#putChunks(chunks);
     let sent: Promise<ChannelReply<"commit">>;
     let links: string;
     try {
-      const carried = await this.#stageAhead(objects);
+      const carried = await this.#stageAhead(
+        objects,
+        OBJECTS_PER_FRAME_BYTES - (carry ? inline.payload.length : 0),
+      );
       const groups = liveHardLinks(this.#sql, change.root);
       links = canonicalLinks(groups);
       sent = this.#channel.call(
@@ -121,8 +138,9 @@ export class RemoteRunCommits implements RunCommits {
           root: change.root,
           ...(carried.length > 0 ? { objects: carried } : {}),
           ...(links !== this.#links ? { links: groups } : {}),
+          ...(carry && inline.headers.length > 0 ? { chunks: inline.headers } : {}),
         },
-        undefined,
+        carry && inline.headers.length > 0 ? inline.payload : undefined,
         this.#onSent,
       );
       // Observed below, unless a chunk's refusal is raised first.
@@ -198,43 +216,46 @@ export class RemoteRunCommits implements RunCommits {
   async #putChunks(hashes: readonly string[]): Promise<Promise<unknown>[]> {
     const inFlight: Promise<unknown>[] = [];
     for (let at = 0; at < hashes.length; at += MAX_CHUNKS_PER_FRAME) {
-      const batch = hashes.slice(at, at + MAX_CHUNKS_PER_FRAME).map((hash) => {
-        const data = this.#sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0]?.data;
-        if (!(data instanceof Uint8Array)) {
-          throw new RemoteProtocolError(
-            "object.missing",
-            "Cannot commit: the working copy lacks a chunk of its root",
-          );
-        }
-        return { hash, data };
-      });
-      const payload = new Uint8Array(batch.reduce((sum, chunk) => sum + chunk.data.length, 0));
-      let offset = 0;
-      for (const chunk of batch) {
-        payload.set(chunk.data, offset);
-        offset += chunk.data.length;
-      }
+      const { headers, payload } = this.#chunkBatch(hashes.slice(at, at + MAX_CHUNKS_PER_FRAME));
       if (inFlight.length === CHUNK_FRAMES_IN_FLIGHT) await inFlight.shift();
-      const put = this.#channel.call({
-        type: "put-chunks",
-        chunks: batch.map((chunk) => ({ hash: chunk.hash, length: chunk.data.length })),
-      }, payload);
+      const put = this.#channel.call({ type: "put-chunks", chunks: headers }, payload);
       put.catch(() => {});
       inFlight.push(put);
     }
     return inFlight;
   }
 
+  /** The working copy's chunks `hashes` as one frame's headers and payload. */
+  #chunkBatch(hashes: readonly string[]): { headers: ChunkHeader[]; payload: Uint8Array } {
+    const batch = hashes.map((hash) => {
+      const data = this.#sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0]?.data;
+      if (!(data instanceof Uint8Array)) {
+        throw new RemoteProtocolError(
+          "object.missing",
+          "Cannot commit: the working copy lacks a chunk of its root",
+        );
+      }
+      return { hash, data };
+    });
+    const payload = new Uint8Array(batch.reduce((sum, chunk) => sum + chunk.data.length, 0));
+    let offset = 0;
+    for (const chunk of batch) {
+      payload.set(chunk.data, offset);
+      offset += chunk.data.length;
+    }
+    return { headers: batch.map(({ hash, data }) => ({ hash, length: data.length })), payload };
+  }
+
   /**
    * Stages with `put-objects` the objects that do not fit the commit frame
    * (several frames when they need it); returns the ones the commit carries.
    */
-  async #stageAhead(objects: readonly Sendable[]): Promise<SentObject[]> {
+  async #stageAhead(objects: readonly Sendable[], room: number): Promise<SentObject[]> {
     let batch: SentObject[] = [];
     let size = 0;
     for (const object of objects) {
       const bytes = JSON.stringify(object.sent).length * 3 + 100;
-      if (batch.length > 0 && size + bytes > OBJECTS_PER_FRAME_BYTES) {
+      if (batch.length > 0 && size + bytes > room) {
         await this.#channel.call({ type: "put-objects", objects: batch });
         batch = [];
         size = 0;

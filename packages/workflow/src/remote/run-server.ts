@@ -230,7 +230,12 @@ export class RunServer {
           staged: this.#stage(connection, request.objects),
         });
       case "commit":
-        return encodeReply({ v: 1, re, type: "commit", ...this.#commit(connection, request) });
+        return encodeReply({
+          v: 1,
+          re,
+          type: "commit",
+          ...this.#commit(connection, request, payload),
+        });
       case "settle":
         return encodeReply({ v: 1, re, type: "settle", frontier: this.#settle(request) });
       case "answer":
@@ -447,9 +452,18 @@ export class RunServer {
 
   #putChunks(request: RequestBody<"put-chunks">, payload: Uint8Array): number {
     this.#existing();
+    const chunks = this.#verifiedChunks(request.chunks, payload);
+    return this.#sql.transaction(() => this.#storeChunks(chunks));
+  }
+
+  /** The chunks a frame's `headers` name in its `payload`, each checked against its name. */
+  #verifiedChunks(
+    headers: readonly { hash: string; length: number }[],
+    payload: Uint8Array,
+  ): { hash: string; data: Uint8Array }[] {
     const chunks: { hash: string; data: Uint8Array }[] = [];
     let offset = 0;
-    for (const [i, chunk] of request.chunks.entries()) {
+    for (const [i, chunk] of headers.entries()) {
       const data = payload.subarray(offset, offset + chunk.length);
       offset += chunk.length;
       if (this.#sha256(data) !== chunk.hash) {
@@ -460,17 +474,20 @@ export class RunServer {
       }
       chunks.push({ hash: chunk.hash, data });
     }
-    return this.#sql.transaction(() => {
-      let stored = 0;
-      for (const chunk of chunks) {
-        stored += this.#sql.exec(
-          "INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?) RETURNING hash",
-          chunk.hash,
-          chunk.data.slice(),
-        ).length;
-      }
-      return stored;
-    });
+    return chunks;
+  }
+
+  /** Stores `chunks` (within the caller's transaction); returns how many were new. */
+  #storeChunks(chunks: readonly { hash: string; data: Uint8Array }[]): number {
+    let stored = 0;
+    for (const chunk of chunks) {
+      stored += this.#sql.exec(
+        "INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?) RETURNING hash",
+        chunk.hash,
+        chunk.data.slice(),
+      ).length;
+    }
+    return stored;
   }
 
   /** Stages `objects` for the connection's next commit, each checked on arrival; returns the bytes staged. */
@@ -498,12 +515,16 @@ export class RunServer {
   #commit(
     connection: RunConnection,
     request: RequestBody<"commit">,
+    payload: Uint8Array,
   ): { frontier: Frontier; eventId: number } {
     checkRow(JSON.stringify(request.event), "the event");
+    const chunks = this.#verifiedChunks(request.chunks ?? [], payload);
     const sent = new Map(connection.staged);
     for (const object of request.objects ?? []) sent.set(object.hash, object);
     const result = this.#sql.transaction(() => {
       this.#checkFrontier(request.expected);
+      // Chunks carried by the commit land with it, or not at all.
+      this.#storeChunks(chunks);
       const objects = checkObjects(this.#sql, [...sent.values()], this.#where, this.#sha256);
       checkReachable(this.#sql, objects, request.root);
       const links = request.links ?? readRemoteLinks(this.#sql, this.#where);

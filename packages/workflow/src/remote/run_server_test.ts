@@ -859,3 +859,52 @@ Deno.test("RM-3: a commit's event over the row limit is refused before any SQL",
     assert.equal(canonicalJson(newRun().props), '{"version":"1.2.3"}');
   });
 });
+
+Deno.test("RM-121: a commit carrying its chunks lands them with its root in one transaction; a wrong digest, a short payload or a stale frontier stores nothing", async () => {
+  await withDir(async (dir) => {
+    const { h, owner, frontier } = await created(dir);
+    using _ = h;
+    const built = buildRoot({ "a.txt": "alpha\n", notes: { "b.txt": "beta\n" } });
+    const { headers, payload } = chunkFrame(built.chunks);
+    const commit = (body: Record<string, unknown>, bytes: Uint8Array) =>
+      frame(
+        {
+          type: "commit",
+          expected: frontier,
+          event: logEvent(1),
+          root: built.root,
+          objects: built.objects,
+          chunks: headers,
+          ...body,
+        } as Parameters<typeof frame>[0],
+        bytes,
+      );
+    const flipped = payload.slice();
+    flipped[0] ^= 1;
+    await h.refuses("chunk.digest", () => refusedCode(owner.send, commit({}, flipped)));
+    await h.refuses(
+      "protocol.malformed",
+      () => refusedCode(owner.send, commit({}, payload.subarray(1))),
+    );
+    const stale = { ...frontier, events: 1 };
+    await h.refuses(
+      "frontier.stale",
+      () => refusedCode(owner.send, commit({ expected: stale }, payload)),
+    );
+    // Without its chunks, the commit names content the Durable Object lacks.
+    await h.refuses(
+      "object.missing",
+      () => refusedCode(owner.send, commit({ chunks: undefined }, new Uint8Array())),
+    );
+    const landed = decodeReply(await owner.send(commit({}, payload)));
+    assert.equal(landed.reply.type, "commit");
+    verifyRoot(h.seam, built.root, "the run");
+    const reader = h.connect();
+    await call(reader.send, { type: "hello", role: "reader" });
+    const chunks = await call(reader.send, {
+      type: "get-chunks",
+      hashes: headers.map((c) => c.hash),
+    });
+    assert.deepEqual(chunks.payload, payload);
+  });
+});
