@@ -4,8 +4,9 @@
  * (`src/remote/run-server.ts`, the code the Durable Object runs) over a
  * node:sqlite file per run behind its own loopback `Deno.serve`
  * (`LoopbackRunServer`), or any backend with the same routing (the
- * `WorkflowRun` Durable Object in workerd). The proxy forwards frames
- * unchanged, both ways; it lets a test see what each request carried and
+ * `WorkflowRun` Durable Object in workerd). The proxy forwards binary frames
+ * unchanged, both ways, reaching the backend with the runner's own client
+ * (`websocket-client.ts`); it lets a test see what each request carried and
  * drop a connection at a chosen request, before the backend receives it or
  * after it handled it with its reply withheld (a lost connection
  * mid-commit).
@@ -22,6 +23,7 @@ import { decodeMessage, WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RunServer } from "../remote/run-server.ts";
 import { dump } from "../store/run_store_contract.ts";
 import { nativeSha256Hex } from "./native-sha256.ts";
+import { WebSocketClient } from "./websocket-client.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
 
 /** Where runs live in a test: a WebSocket URL per run and a dump of its tables. */
@@ -119,11 +121,15 @@ export class LoopbackRunServer implements RunBackend {
   }
 }
 
+/** The largest message the proxy passes on (above the protocol's bound, so the backend refuses it). */
+const UPSTREAM_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
 /** The loopback proxy runners connect to, in front of a backend. */
 export class TestRemoteServer implements AsyncDisposable {
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
   readonly #backend: RunBackend;
   readonly #sockets = new Set<WebSocket>();
+  readonly #clients = new Set<WebSocketClient>();
   /** Set by a test: drop the connection at the nth request of `type` (1-based). */
   drop: { type: string; nth: number; when: Drop; seen?: number } | undefined;
   /** Set by a test: crash the backend at a request; cleared when it fires. */
@@ -188,25 +194,31 @@ export class TestRemoteServer implements AsyncDisposable {
     if (!protocols.includes(WEBSOCKET_PROTOCOL)) return new Response("protocol", { status: 400 });
     const { socket, response } = Deno.upgradeWebSocket(request, { protocol: WEBSOCKET_PROTOCOL });
     socket.binaryType = "arraybuffer";
-    const upstream = new WebSocket(this.#backend.url(id), WEBSOCKET_PROTOCOL);
-    upstream.binaryType = "arraybuffer";
-    this.#sockets.add(socket).add(upstream);
-    const queued: ArrayBuffer[] = [];
+    // The upstream is the runner's own client: Deno's built-in one holds back every frame of a few
+    // KB for the peer's delayed ACK (RM-61), which made each forwarded commit cost ~44 ms.
+    let upstream: WebSocketClient | undefined;
+    this.#sockets.add(socket);
+    const queued: [Uint8Array, (() => void) | undefined][] = [];
     let withheld: number | undefined;
     let frontier: unknown = null;
     let crashAt: { id: number; at: CrashPoint; crash(): void } | undefined;
+    let ended = false;
     const end = () => {
-      for (const s of [socket, upstream]) {
-        this.#sockets.delete(s);
-        if (s.readyState === WebSocket.OPEN || s.readyState === WebSocket.CONNECTING) s.close();
+      if (ended) return;
+      ended = true;
+      this.#sockets.delete(socket);
+      if (upstream) this.#clients.delete(upstream);
+      upstream?.close();
+      if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING) {
+        socket.close();
       }
     };
-    upstream.onopen = () => {
-      for (const message of queued.splice(0)) upstream.send(message);
+    const forward = (data: Uint8Array, onWritten?: () => void) => {
+      if (upstream) upstream.send(data, onWritten);
+      else queued.push([data, onWritten]);
     };
-    upstream.onmessage = (event) => {
-      const data = event.data as ArrayBuffer;
-      if (this.crashed) return;
+    const fromUpstream = (data: Uint8Array | string) => {
+      if (this.crashed || typeof data === "string") return;
       const reply = this.#header(data);
       if (reply && "frontier" in reply) {
         frontier = reply.frontier;
@@ -226,9 +238,26 @@ export class TestRemoteServer implements AsyncDisposable {
       }
       if (socket.readyState === WebSocket.OPEN) socket.send(data);
     };
-    upstream.onclose = end;
+    WebSocketClient.connect(this.#backend.url(id), {
+      protocol: WEBSOCKET_PROTOCOL,
+      maxMessageBytes: UPSTREAM_MAX_MESSAGE_BYTES,
+    }).then((client) => {
+      if (ended) {
+        client.close();
+        return;
+      }
+      upstream = client;
+      this.#clients.add(client);
+      client.start({ onMessage: fromUpstream, onClose: end });
+      for (const [message, onWritten] of queued.splice(0)) client.send(message, onWritten);
+    }, end);
     socket.onclose = end;
     socket.onmessage = (event) => {
+      if (typeof event.data === "string") {
+        // Runners send binary frames only; the proxy carries nothing else.
+        end();
+        return;
+      }
       const data = event.data as ArrayBuffer;
       this.messages.push(new Uint8Array(data.slice(0)));
       const header = this.#header(data);
@@ -247,11 +276,11 @@ export class TestRemoteServer implements AsyncDisposable {
         }
         if (crash.at === "forwarded") {
           // Killed once the frame has left this process, whether workerd read it or not.
-          upstream.send(data);
-          setTimeout(() => {
-            crash.crash();
-            end();
-          }, 0);
+          forward(new Uint8Array(data), () =>
+            setTimeout(() => {
+              crash.crash();
+              end();
+            }, 0));
           return;
         }
         crashAt = { id: Number(header.id), at: crash.at, crash: crash.crash };
@@ -265,16 +294,15 @@ export class TestRemoteServer implements AsyncDisposable {
         }
         withheld = Number(header.id);
       }
-      if (upstream.readyState === WebSocket.OPEN) upstream.send(data);
-      else queued.push(data);
+      forward(new Uint8Array(data));
     };
     return response;
   }
 
-  #header(data: ArrayBuffer | string): Record<string, unknown> | undefined {
+  #header(data: Uint8Array | ArrayBuffer | string): Record<string, unknown> | undefined {
     if (typeof data === "string") return undefined;
     try {
-      const { header } = decodeMessage(new Uint8Array(data));
+      const { header } = decodeMessage(data instanceof Uint8Array ? data : new Uint8Array(data));
       return typeof header === "object" && header !== null
         ? header as Record<string, unknown>
         : undefined;
@@ -301,6 +329,7 @@ export class TestRemoteServer implements AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     for (const socket of this.#sockets) socket.close();
+    for (const client of this.#clients) client.close();
     await this.#server.shutdown();
     await this.#backend[Symbol.asyncDispose]();
   }
