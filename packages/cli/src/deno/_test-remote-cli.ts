@@ -1,31 +1,54 @@
 /**
- * Test support for `xmd workflow --remote` through the real CLI: workerd
- * (miniflare) serving the remote test Worker's `/v1/connect`, a loopback
- * stand-in for the Actions OIDC token service (it logs what it was asked),
- * an Actions event naming an issue, and the CLI as a subprocess with the
- * environment a GitHub Actions job has; a YAML parser (a test-only import)
- * for the example job.
+ * Test support for `xmd workflow --remote` through the real CLI against the
+ * production admission Worker: `worker.ts` bundled and served by workerd
+ * (miniflare) with its configuration as bindings, the test-only dump route
+ * in front (`_test-admission-worker.ts`); the loopback fakes it is
+ * configured with (`_test-github-fakes.ts`): the Actions OIDC issuer, whose
+ * JWKS the Worker verifies tokens against and whose token endpoint the CLI
+ * reaches through `ACTIONS_ID_TOKEN_REQUEST_URL`, and GitHub's GraphQL API,
+ * which the Worker rereads each issue from; the CLI as a subprocess with
+ * the environment of an Actions job; a YAML parser (a test-only import) for
+ * the example job.
+ *
+ * Invariants:
+ * - The Worker's audience is its own origin, what the CLI asks its token
+ *   for by default: the port is chosen before workerd starts.
+ * - A run id is never made up here: it is `issueRunId` of the issue's node
+ *   id as GitHub answers it, the Worker's derivation.
+ * - `secrets()` is every value no output may hold: each token the issuer
+ *   handed out, each job's request token, the Worker's GitHub token, and the
+ *   two services' endpoints.
  *
  * @module
  */
-import { RemoteWorkerd } from "../../../workflow/src/cloudflare/_test-remote-workerd.ts";
+import assert from "node:assert/strict";
+import { AdmissionWorkerd } from "../../../workflow/src/cloudflare/_test-admission-workerd.ts";
+import {
+  FakeGitHub,
+  type FakeIssue,
+  FakeOidcIssuer,
+  type FakeRepository,
+  type MintOptions,
+} from "../../../workflow/src/deno/_test-github-fakes.ts";
 import { TESTDATA } from "../../../workflow/src/deno/_test-workflow-cli.ts";
+import { issueRunId } from "../../../workflow/src/remote/run-id.ts";
 import { xmdCommandLine, xmdEnvironment, type XmdResult } from "./_run-xmd.ts";
 
+export { issueReference } from "../../../workflow/src/deno/_test-github-fakes.ts";
 export { TESTDATA };
 
-/** The request token of the fake Actions token service (what `ACTIONS_ID_TOKEN_REQUEST_TOKEN` holds). */
-export const REQUEST_TOKEN = "request-token-0123456789";
+/** The GitHub host the Worker is configured for (`XMD_GITHUB_HOST`). */
+export const GITHUB_HOST = "github.com";
 
 /** A loopback server that answers every request with `answer` and logs each request's URL. */
 export class LoggingServer implements AsyncDisposable {
-  /** Every request: its URL and its authorization header. */
-  readonly requests: { url: string; authorization: string | null }[] = [];
+  /** Every request's URL. */
+  readonly requests: string[] = [];
   readonly #server: Deno.HttpServer<Deno.NetAddr>;
 
   constructor(answer: (request: Request) => Response | Promise<Response>) {
     this.#server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request) => {
-      this.requests.push({ url: request.url, authorization: request.headers.get("authorization") });
+      this.requests.push(request.url);
       return answer(request);
     });
   }
@@ -40,66 +63,82 @@ export class LoggingServer implements AsyncDisposable {
   }
 }
 
-/** The OIDC tokens the fake service hands out: `oidc-<n>-<audience>`, or `expired-…` when told to. */
-export class TokenService extends LoggingServer {
-  /** The next tokens are refused by the test Worker as expired. */
-  expired = false;
-  #issued = 0;
-
-  constructor() {
-    super((request) => {
-      const url = new URL(request.url);
-      if (request.headers.get("authorization") !== `Bearer ${REQUEST_TOKEN}`) {
-        return new Response("unauthorized", { status: 401 });
-      }
-      const audience = url.searchParams.get("audience") ?? "";
-      const value = `${this.expired ? "expired" : "oidc"}-${++this.#issued}-${audience.length}`;
-      return Response.json({ count: 1, value });
-    });
-  }
-
-  /** The tokens handed out so far. */
-  get issued(): number {
-    return this.#issued;
-  }
+/** A port on 127.0.0.1 nothing listens on right now. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
 }
 
-/** The run id the remote test Worker's `/v1/connect` derives from an issue as given. */
-export async function testRunId(issue: string): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`test\0${issue}`)),
-  );
-  return "t" + Array.from(digest.slice(0, 12), (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** workerd, the token service and a folder holding an Actions event, for one test. */
+/** The fakes, the admission Worker configured for them, and a scratch folder, for one test. */
 export class RemoteStage implements AsyncDisposable {
-  readonly workerd: RemoteWorkerd;
-  readonly tokens: TokenService;
-  /** A scratch folder (events, exports). */
+  /** The Actions OIDC issuer. */
+  readonly oidc: FakeOidcIssuer;
+  /** GitHub's GraphQL API. */
+  readonly github: FakeGitHub;
+  /** workerd serving the admission Worker. */
+  readonly workerd: AdmissionWorkerd;
+  /** `octo/app`, allowlisted: where jobs run and issues are opened unless told otherwise. */
+  readonly repository: FakeRepository;
+  /** `octo/other`, allowlisted too (a transfer's destination). */
+  readonly other: FakeRepository;
+  /** `octo/stranger`, not allowlisted. */
+  readonly stranger: FakeRepository;
+  /** A scratch folder (events, exports, runners). */
   readonly dir: string;
 
-  private constructor(workerd: RemoteWorkerd, tokens: TokenService, dir: string) {
-    this.workerd = workerd;
-    this.tokens = tokens;
-    this.dir = dir;
+  private constructor(parts: StageParts) {
+    this.oidc = parts.oidc;
+    this.github = parts.github;
+    this.workerd = parts.workerd;
+    this.repository = parts.repository;
+    this.other = parts.other;
+    this.stranger = parts.stranger;
+    this.dir = parts.dir;
   }
 
+  /** Starts the fakes, then workerd configured for them. */
   static async start(): Promise<RemoteStage> {
-    const workerd = await RemoteWorkerd.start();
-    return new RemoteStage(
-      workerd,
-      new TokenService(),
-      await Deno.makeTempDir({ prefix: "xmd-remote-cli-" }),
-    );
+    const oidc = await FakeOidcIssuer.start();
+    const github = await FakeGitHub.start();
+    const repository = github.addRepository("octo/app");
+    const other = github.addRepository("octo/other");
+    const stranger = github.addRepository("octo/stranger");
+    const port = freePort();
+    const workerd = await AdmissionWorkerd.start({
+      port,
+      bindings: {
+        XMD_GITHUB_HOST: GITHUB_HOST,
+        XMD_GITHUB_API_URL: github.url,
+        XMD_OIDC_ISSUER: oidc.issuer,
+        XMD_OIDC_JWKS_URL: oidc.jwksUrl,
+        // The CLI's default audience: the remote URL's origin.
+        XMD_OIDC_AUDIENCE: `http://127.0.0.1:${port}`,
+        XMD_REPOSITORIES: "octo/app, octo/other",
+        XMD_GITHUB_TOKEN: github.token,
+      },
+    });
+    const dir = await Deno.makeTempDir({ prefix: "xmd-remote-cli-" });
+    return new RemoteStage({ oidc, github, workerd, repository, other, stranger, dir });
   }
 
-  /** The Worker's base URL (http on loopback). */
+  /** The Worker's base URL (http on loopback), without a trailing slash. */
   get remote(): string {
-    return this.workerd.url.href.replace(/\/$/, "");
+    return this.workerd.url.origin;
   }
 
-  /** An Actions event file naming issue `nodeId`. */
+  /** Opens an issue in `repository` (`octo/app` by default). */
+  issue(repository: FakeRepository = this.repository): FakeIssue {
+    return this.github.addIssue(repository);
+  }
+
+  /** The run id the Worker derives for `issue`. */
+  runId(issue: FakeIssue): Promise<string> {
+    return issueRunId(GITHUB_HOST, issue.id);
+  }
+
+  /** An Actions event file naming the issue of node id `nodeId`. */
   async event(nodeId: string): Promise<string> {
     const path = `${this.dir}/event-${crypto.randomUUID()}.json`;
     await Deno.writeTextFile(
@@ -109,13 +148,16 @@ export class RemoteStage implements AsyncDisposable {
     return path;
   }
 
-  /** The environment of an Actions job with `id-token: write`, plus `env`. */
-  jobEnv(env: Record<string, string> = {}): Record<string, string> {
-    return {
-      ACTIONS_ID_TOKEN_REQUEST_URL: `${this.tokens.url}/token?api-version=2.0`,
-      ACTIONS_ID_TOKEN_REQUEST_TOKEN: REQUEST_TOKEN,
-      ...env,
-    };
+  /**
+   * The environment of an Actions job with `id-token: write` in
+   * `job.repository` (`octo/app` by default), its tokens made as
+   * `job.mint` says, plus `env`.
+   */
+  jobEnv(
+    env: Record<string, string> = {},
+    job: { repository?: FakeRepository; mint?: MintOptions } = {},
+  ): Record<string, string> {
+    return { ...this.oidc.actionsEnv(job.repository ?? this.repository, job.mint), ...env };
   }
 
   /** Every row of the Durable Object of run `id`. */
@@ -123,12 +165,36 @@ export class RemoteStage implements AsyncDisposable {
     return this.workerd.dump(id);
   }
 
+  /** Every value no output, log line or table may hold. */
+  secrets(): string[] {
+    const endpoints = [this.github.url, this.oidc.url].flatMap((url) => [url, new URL(url).host]);
+    const tokens = this.oidc.issued.flatMap((token) => [token, ...token.split(".")]);
+    return [...tokens, this.github.token, ...endpoints];
+  }
+
+  /** Fails if any of `texts` (or the Worker's log) holds a secret. */
+  assertNoSecret(...texts: string[]): void {
+    assert.ok(this.oidc.issued.length > 0, "no token was handed out: nothing was checked");
+    for (const text of [...texts, this.workerd.logs]) {
+      for (const secret of this.secrets()) {
+        assert.ok(!text.includes(secret), `a token, credential or endpoint was printed:\n${text}`);
+      }
+    }
+  }
+
   async [Symbol.asyncDispose](): Promise<void> {
-    await this.tokens[Symbol.asyncDispose]();
     await this.workerd[Symbol.asyncDispose]();
+    await this.oidc[Symbol.asyncDispose]();
+    await this.github[Symbol.asyncDispose]();
     await Deno.remove(this.dir, { recursive: true });
   }
 }
+
+/** What a stage is made of. */
+type StageParts = Pick<
+  RemoteStage,
+  "oidc" | "github" | "workerd" | "repository" | "other" | "stranger" | "dir"
+>;
 
 /** Starts `xmd workflow <args>` in `cwd` with `env` (no runs folder: nothing local may be written). */
 export function spawnWorkflow(

@@ -13,6 +13,8 @@
  * - Durable Objects persist in a temporary folder, so `restart()` gives
  *   fresh objects over the same SQLite databases.
  * - `logs` holds everything workerd printed (the Worker's console).
+ * - Each entry is bundled once per process; `port` fixes where workerd
+ *   listens (a test whose configuration names the Worker's own origin).
  *
  * @example
  * ```ts ignore
@@ -50,6 +52,8 @@ export interface AdmissionWorkerdOptions {
   entry?: keyof typeof ENTRIES;
   /** More Workers of the same bundle under other configurations, by name. */
   variants?: Record<string, Record<string, string>>;
+  /** The port on 127.0.0.1 to listen on (default: any free one). */
+  port?: number;
 }
 
 /** An upgrade's answer: a socket (101), or a refusal's status and JSON body. */
@@ -73,6 +77,21 @@ export async function bundleWorker(entry: string, output: string): Promise<void>
     stderr: "piped",
   }).output();
   if (code !== 0) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(stderr)}`);
+}
+
+const bundles = new Map<keyof typeof ENTRIES, Promise<string>>();
+
+/** `entry` bundled (once per process: each test's workerd serves the same code), made in `dir`. */
+function bundled(entry: keyof typeof ENTRIES, dir: string): Promise<string> {
+  let script = bundles.get(entry);
+  if (script === undefined) {
+    script = (async () => {
+      await bundleWorker(ENTRIES[entry].file, `${dir}/worker.js`);
+      return await Deno.readTextFile(`${dir}/worker.js`);
+    })();
+    bundles.set(entry, script);
+  }
+  return script;
 }
 
 /** The admission Worker in workerd. */
@@ -101,9 +120,9 @@ export class AdmissionWorkerd implements AsyncDisposable {
   /** Bundles the Worker and starts workerd. */
   static async start(options: AdmissionWorkerdOptions): Promise<AdmissionWorkerd> {
     const dir = await Deno.makeTempDir({ prefix: "xmd-admission-workerd-" });
-    const entry = ENTRIES[options.entry ?? "test"];
-    await bundleWorker(entry.file, `${dir}/worker.js`);
-    const script = await Deno.readTextFile(`${dir}/worker.js`);
+    const name = options.entry ?? "test";
+    const entry = ENTRIES[name];
+    const script = await bundled(name, dir);
     const worker = (name: string, bindings: Record<string, string>, own: boolean) => ({
       name,
       modules: true,
@@ -125,6 +144,7 @@ export class AdmissionWorkerd implements AsyncDisposable {
         ...Object.entries(options.variants ?? {}).map(([name, b]) => worker(name, b, false)),
       ],
       durableObjectsPersist: `${dir}/objects`,
+      ...(options.port === undefined ? {} : { host: "127.0.0.1", port: options.port }),
       handleRuntimeStdio(stdout: NodeStream, stderr: NodeStream) {
         for (const stream of [stdout, stderr]) {
           stream.on("data", (chunk: Uint8Array) => {

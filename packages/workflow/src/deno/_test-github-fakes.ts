@@ -7,10 +7,11 @@
  *   with jose, its JWKS (`jwksUrl`), and the token endpoint a job reaches
  *   through `ACTIONS_ID_TOKEN_REQUEST_URL` (GET `…&audience=<aud>` with
  *   `Authorization: Bearer $ACTIONS_ID_TOKEN_REQUEST_TOKEN`, answering
- *   `{"count":…,"value":"<JWT>"}`). `actionsEnv(repository)` gives the two
- *   variables of a job in that repository; `mint()` signs a token directly,
- *   also the bad ones (another key, issuer or audience, expired, a claim
- *   left out).
+ *   `{"count":…,"value":"<JWT>"}`). `actionsEnv(repository, mint?)` gives
+ *   the two variables of a job in that repository (whose tokens may be made
+ *   bad as `mint` says); `mint()` signs a token directly, also the bad ones
+ *   (another key, issuer or audience, expired, a claim left out); `issued`
+ *   lists every token handed out, so a test can look for any of them.
  * - `FakeGitHub`: GitHub's GraphQL API (`POST <url>/graphql`, `Authorization:
  *   Bearer <token>`), answering the two lookups the admission Worker makes:
  *   `node(id:)` and `repository(owner:, name:) { issue(number:) }`, each with
@@ -119,10 +120,12 @@ export class FakeOidcIssuer extends LoopbackService {
   readonly #privateKey: CryptoKey;
   readonly #foreignKey: CryptoKey;
   readonly #jwk: JWK;
-  /** The job environments `actionsEnv` handed out, by request token. */
-  readonly #jobs = new Map<string, FakeRepository>();
+  /** The job environments `actionsEnv` handed out, by request token: its repository and tokens. */
+  readonly #jobs = new Map<string, { repository: FakeRepository; mint: MintOptions }>();
   /** The audiences the token endpoint was asked for, in order (`null`: none named). */
   readonly tokenRequests: (string | null)[] = [];
+  /** Every token the endpoint handed out, and every request token `actionsEnv` made: secrets all. */
+  readonly issued: string[] = [];
   /** How many times the JWKS was fetched. */
   jwksRequests = 0;
 
@@ -159,14 +162,17 @@ export class FakeOidcIssuer extends LoopbackService {
   /**
    * The two variables GitHub Actions gives a job with `id-token: write` in
    * `repository`: the token endpoint (already holding a query, so a client
-   * appends `&audience=`) and its bearer token.
+   * appends `&audience=`) and its bearer token. The endpoint signs that
+   * job's tokens as `mint` says over the defaults (expired, with another
+   * key or issuer…), its audience the one asked for unless `mint` names one.
    */
-  actionsEnv(repository: FakeRepository): {
+  actionsEnv(repository: FakeRepository, mint: MintOptions = {}): {
     ACTIONS_ID_TOKEN_REQUEST_URL: string;
     ACTIONS_ID_TOKEN_REQUEST_TOKEN: string;
   } {
     const token = `job-${crypto.randomUUID()}`;
-    this.#jobs.set(token, repository);
+    this.#jobs.set(token, { repository, mint });
+    this.issued.push(token);
     return {
       ACTIONS_ID_TOKEN_REQUEST_URL: `${this.url}/_apis/distributedtask/idtoken?api-version=2.0`,
       ACTIONS_ID_TOKEN_REQUEST_TOKEN: token,
@@ -220,14 +226,18 @@ export class FakeOidcIssuer extends LoopbackService {
     }
     if (request.method === "GET" && url.pathname === "/_apis/distributedtask/idtoken") {
       const bearer = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1];
-      const repository = bearer === undefined ? undefined : this.#jobs.get(bearer);
-      if (repository === undefined) return json({ message: "Unauthorized" }, 401);
+      const job = bearer === undefined ? undefined : this.#jobs.get(bearer);
+      if (job === undefined) return json({ message: "Unauthorized" }, 401);
+      const { repository, mint } = job;
       const audience = url.searchParams.get("audience");
       this.tokenRequests.push(audience);
       const value = await this.mint({
+        ...mint,
         repository,
-        audience: audience ?? `https://github.com/${repository.nameWithOwner.split("/")[0]}`,
+        audience: mint.audience ??
+          audience ?? `https://github.com/${repository.nameWithOwner.split("/")[0]}`,
       });
+      this.issued.push(value);
       return json({ count: value.length, value });
     }
     return json({ message: "Not Found" }, 404);

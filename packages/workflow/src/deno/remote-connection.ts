@@ -110,6 +110,11 @@ export class RemoteConnection implements RemoteChannel, Disposable {
     });
   }
 
+  /** Whether the connection is still open (neither closed nor lost). */
+  get open(): boolean {
+    return this.#lost === undefined;
+  }
+
   /** Closes the connection (ownership, if it held the run, ends with it). */
   close(): void {
     this.#lose("the connection was closed by this runner");

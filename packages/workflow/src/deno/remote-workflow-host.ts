@@ -68,6 +68,8 @@ import { gateStart } from "../execution/start-gate.ts";
 import { definitionHash } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
 import { RemoteRunCommits } from "../remote/remote-run-commits.ts";
+import type { RunSnapshot } from "../remote/frames.ts";
+import { RemoteProtocolError } from "../remote/remote-protocol-error.ts";
 import { RemoteUnsupportedError } from "../remote/remote-refusal.ts";
 import {
   fetchRoot,
@@ -77,7 +79,7 @@ import {
   writeWorkingCopy,
 } from "../remote/working-copy.ts";
 import { initializeSchema } from "../store/schema.ts";
-import { RunStore } from "../store/run-store.ts";
+import { checkCancellable, RunStore } from "../store/run-store.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
@@ -116,7 +118,10 @@ export interface RemoteWorkflowHostOptions {
  * (`admissionWorker`, its one route `GET /v1/connect`), which verifies the
  * job's OIDC token, rereads the issue named by `X-Xmd-Issue` and derives
  * the issue's run id. A runner learns that id with `admittedRun()` and
- * names the run by it; each method then behaves as `LocalWorkflowHost`'s,
+ * names the run by it (the reader that learned it serves the next read of
+ * the run, so no connection is opened only for the id; disposing of the
+ * host closes it if nothing read); each method then behaves as
+ * `LocalWorkflowHost`'s,
  * with `RemoteConnectionLostError` for a lost connection (run the command
  * again: it continues from what the Durable Object committed) and
  * `RemoteConnectionRefusedError` for an upgrade the Worker refused.
@@ -128,7 +133,7 @@ export interface RemoteWorkflowHostOptions {
  *
  * // What a GitHub Actions job asks its token service for (ACTIONS_ID_TOKEN_REQUEST_URL).
  * const oidcToken = () => Promise.resolve("<the job's OIDC token>");
- * const host = new RemoteWorkflowHost({
+ * using host = new RemoteWorkflowHost({
  *   // Every run is behind the Worker's one route: the issue names it.
  *   url: () => "ws://127.0.0.1:9/v1/connect",
  *   // Asked once per connection, so a long run never presents an expired token.
@@ -141,8 +146,10 @@ export interface RemoteWorkflowHostOptions {
  * await assert.rejects(host.admittedRun(), RemoteConnectionLostError);
  * ```
  */
-export class RemoteWorkflowHost implements WorkflowHost {
+export class RemoteWorkflowHost implements WorkflowHost, Disposable {
   readonly #options: RemoteWorkflowHostOptions;
+  /** The reader `admittedRun` opened, kept for the next read of the run it names (RM-109). */
+  #kept: { id: string; connection: RemoteConnection } | undefined;
 
   /** A host reaching each run at `options.url(id)`. */
   constructor(options: RemoteWorkflowHostOptions) {
@@ -201,7 +208,15 @@ export class RemoteWorkflowHost implements WorkflowHost {
             onWritten,
           ),
         "create",
-      );
+      ).catch((error) => {
+        // Another runner created the run between this one's read and its acquisition.
+        if (!(error instanceof RemoteProtocolError && error.code === "run.exists")) throw error;
+        throw new RemoteProtocolError(
+          "run.exists",
+          `Cannot start run "${id}": another runner started it meanwhile`,
+          { cause: error },
+        );
+      });
       io.onRun(id);
       return await this.#execute(id, connection, io);
     } finally {
@@ -266,10 +281,8 @@ export class RemoteWorkflowHost implements WorkflowHost {
 
   async inspect(id: string): Promise<RunInspection> {
     checkRunId(id);
-    using connection = await this.#connect(id, "reader");
-    const { reply } = await connection.call({ type: "read-run" });
-    if (!reply.run) throw notFound(id);
-    return inspection(reply.run.record, reply.run.pending, reply.run.executions);
+    const { record, pending, executions } = await this.#readRecord(id);
+    return inspection(record, pending, executions);
   }
 
   async history(id: string): Promise<RunHistory> {
@@ -337,6 +350,9 @@ export class RemoteWorkflowHost implements WorkflowHost {
 
   async cancel(id: string): Promise<void> {
     checkRunId(id);
+    // Decided on a reader first, as locally: a refused cancel acquires nothing, so changes nothing.
+    const { status } = (await this.#readRecord(id)).record;
+    if (status !== "running") checkCancellable(id, status);
     using connection = await this.#acquire(id);
     await connection.call({ type: "cancel" }).catch((error) => {
       throw error instanceof RunNotFoundError ? notFound(id) : error;
@@ -345,6 +361,7 @@ export class RemoteWorkflowHost implements WorkflowHost {
 
   async delete(id: string): Promise<void> {
     checkRunId(id);
+    await this.#readRecord(id);
     using connection = await this.#acquire(id);
     await connection.call({ type: "delete" }).catch((error) => {
       throw error instanceof RunNotFoundError ? notFound(id) : error;
@@ -450,6 +467,14 @@ export class RemoteWorkflowHost implements WorkflowHost {
     return executionReport(store, result.outcome);
   }
 
+  /** The run's record, pending question and executions over a reader connection. */
+  async #readRecord(id: string): Promise<RunSnapshot> {
+    using connection = await this.#connect(id, "reader");
+    const { reply } = await connection.call({ type: "read-run" });
+    if (!reply.run) throw notFound(id);
+    return reply.run;
+  }
+
   /** The run's record and journal over a reader connection, or null when there is none. */
   async #read(id: string): Promise<RemoteRun | null> {
     using connection = await this.#connect(id, "reader");
@@ -471,9 +496,22 @@ export class RemoteWorkflowHost implements WorkflowHost {
    * run's id here (the admitting Worker derives it), never computes it.
    */
   async admittedRun(id = ""): Promise<string> {
-    using connection = await this.#open(id);
-    const { reply } = await connection.call({ type: "hello", role: "reader" });
-    return reply.run;
+    this[Symbol.dispose]();
+    const connection = await this.#open(id);
+    try {
+      const { reply } = await connection.call({ type: "hello", role: "reader" });
+      this.#kept = { id: reply.run, connection };
+      return reply.run;
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  }
+
+  /** Closes the reader `admittedRun` kept, if no read has used it. */
+  [Symbol.dispose](): void {
+    this.#kept?.connection.close();
+    this.#kept = undefined;
   }
 
   async #open(id: string): Promise<RemoteConnection> {
@@ -484,6 +522,10 @@ export class RemoteWorkflowHost implements WorkflowHost {
   }
 
   async #connect(id: string, role: "executor" | "reader"): Promise<RemoteConnection> {
+    const kept = this.#kept;
+    this.#kept = undefined;
+    if (kept?.connection.open && kept.id === id && role === "reader") return kept.connection;
+    kept?.connection.close();
     const connection = await this.#open(id);
     try {
       await connection.call({ type: "hello", role });

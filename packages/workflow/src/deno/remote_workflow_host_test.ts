@@ -610,6 +610,45 @@ Deno.test("RM-52 a refusal from the Durable Object reaches the runner as the loc
   }
 });
 
+Deno.test("RM-111 two runners starting one new run at once: the one acquiring second is refused run.exists naming the run, and the first one's run is unchanged", async () => {
+  await using server = await startServer();
+  const program = await loadProgramFile(DOCUMENT, { cwd: TESTDATA });
+  const first = remoteHost(server);
+  let connections = 0;
+  let after: string | undefined;
+  // The second runner's second connection (its acquisition, once its read found no run) waits
+  // until the first runner's whole start has run: the race, made deterministic.
+  const second = new RemoteWorkflowHost({
+    url: (id) => server.urlOf(id),
+    headers: async () => {
+      if (++connections === 2) {
+        const started = await first.start({ id: RUN, program, props: {} }, capture().io);
+        assert.equal(started.status, "suspended");
+        after = await server.dump(RUN);
+      }
+      return {};
+    },
+  });
+  const refusal = await refusedWith(second.start({ id: RUN, program, props: {} }, capture().io));
+  assert.deepEqual(refusal, {
+    name: "RemoteProtocolError",
+    code: "run.exists",
+    reason: undefined,
+    message: `Cannot start run "${RUN}": another runner started it meanwhile`,
+  });
+  assert.equal(connections, 2);
+  // Only the acquisition count moved: the record, journal and Workspace are the first runner's.
+  const epoch = await server.epoch(RUN);
+  const acquisitions = /"epoch":\d+/;
+  assert.equal(epoch, JSON.parse(/^xmd_remote: (.*)$/m.exec(after!)![1]).epoch + 1);
+  assert.equal(
+    (await server.dump(RUN)).replace(acquisitions, ""),
+    after!.replace(acquisitions, ""),
+  );
+  const again = await remoteHost(server).start({ id: RUN, program, props: {} }, capture().io);
+  assert.equal(again.status, "suspended");
+});
+
 /** An executor connection holding run RUN in its Durable Object. */
 async function heldRemotely(server: TestRemoteServer): Promise<Disposable> {
   const connection = await RemoteConnection.open(server.urlOf(RUN));
