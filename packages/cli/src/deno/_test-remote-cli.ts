@@ -87,6 +87,8 @@ export class RemoteStage implements AsyncDisposable {
   readonly stranger: FakeRepository;
   /** A scratch folder (events, exports, runners). */
   readonly dir: string;
+  /** The Worker's configuration (its bindings). */
+  readonly config: Record<string, string>;
 
   private constructor(parts: StageParts) {
     this.oidc = parts.oidc;
@@ -96,6 +98,7 @@ export class RemoteStage implements AsyncDisposable {
     this.other = parts.other;
     this.stranger = parts.stranger;
     this.dir = parts.dir;
+    this.config = parts.config;
   }
 
   /** Starts the fakes, then workerd configured for them. */
@@ -106,21 +109,19 @@ export class RemoteStage implements AsyncDisposable {
     const other = github.addRepository("octo/other");
     const stranger = github.addRepository("octo/stranger");
     const port = freePort();
-    const workerd = await AdmissionWorkerd.start({
-      port,
-      bindings: {
-        XMD_GITHUB_HOST: GITHUB_HOST,
-        XMD_GITHUB_API_URL: github.url,
-        XMD_OIDC_ISSUER: oidc.issuer,
-        XMD_OIDC_JWKS_URL: oidc.jwksUrl,
-        // The CLI's default audience: the remote URL's origin.
-        XMD_OIDC_AUDIENCE: `http://127.0.0.1:${port}`,
-        XMD_REPOSITORIES: "octo/app, octo/other",
-        XMD_GITHUB_TOKEN: github.token,
-      },
-    });
+    const config = {
+      XMD_GITHUB_HOST: GITHUB_HOST,
+      XMD_GITHUB_API_URL: github.url,
+      XMD_OIDC_ISSUER: oidc.issuer,
+      XMD_OIDC_JWKS_URL: oidc.jwksUrl,
+      // The CLI's default audience: the remote URL's origin.
+      XMD_OIDC_AUDIENCE: `http://127.0.0.1:${port}`,
+      XMD_REPOSITORIES: "octo/app, octo/other",
+      XMD_GITHUB_TOKEN: github.token,
+    };
+    const workerd = await AdmissionWorkerd.start({ port, bindings: config });
     const dir = await Deno.makeTempDir({ prefix: "xmd-remote-cli-" });
-    return new RemoteStage({ oidc, github, workerd, repository, other, stranger, dir });
+    return new RemoteStage({ oidc, github, workerd, repository, other, stranger, dir, config });
   }
 
   /** The Worker's base URL (http on loopback), without a trailing slash. */
@@ -193,7 +194,7 @@ export class RemoteStage implements AsyncDisposable {
 /** What a stage is made of. */
 type StageParts = Pick<
   RemoteStage,
-  "oidc" | "github" | "workerd" | "repository" | "other" | "stranger" | "dir"
+  "oidc" | "github" | "workerd" | "repository" | "other" | "stranger" | "dir" | "config"
 >;
 
 /** Starts `xmd workflow <args>` in `cwd` with `env` (no runs folder: nothing local may be written). */

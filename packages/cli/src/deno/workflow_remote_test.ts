@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { AdmissionWorkerd } from "../../../workflow/src/cloudflare/_test-admission-workerd.ts";
 import { FakeOidcIssuer } from "../../../workflow/src/deno/_test-github-fakes.ts";
 import { runXmd } from "./_run-xmd.ts";
 import {
@@ -346,7 +347,7 @@ Deno.test("RM-102: bad input is one xmd: line, exit 1, and contacts neither the 
   }
 });
 
-Deno.test("RM-103 RM-104 RM-110: an admission the Worker refuses (the token, its repository, the issue, GitHub down, a transfer) prints the Worker's message and exits 1 for every command, and changes nothing; no token, credential or endpoint is ever printed or logged", async () => {
+Deno.test("RM-103 RM-104 RM-110: an admission the Worker refuses (the token, its repository, the issue, GitHub down, a transfer, its configuration) prints the Worker's message and exits 1 for every command, and changes nothing; no token, credential or endpoint is ever printed or logged", async () => {
   await using stage = await RemoteStage.start();
   const issue = stage.issue();
   const id = await stage.runId(issue);
@@ -421,15 +422,29 @@ Deno.test("RM-103 RM-104 RM-110: an admission the Worker refuses (the token, its
   await refusedFor(
     every,
     stage.jobEnv(base, { repository: stage.other }),
-    "This run was admitted in another repository: its issue was transferred since",
+    "Cannot open this run's Durable Object: its issue was admitted in another repository and transferred since",
   );
   await refusedFor(
     some,
     stage.jobEnv(base),
     "The issue is not in the repository the token was issued for",
   );
+  // A deployment missing a configuration key refuses every request, whatever the job (RM-75);
+  // its log names the key, never a value.
+  const { XMD_REPOSITORIES: _, ...partial } = stage.config;
+  await using unconfigured = await AdmissionWorkerd.start({ bindings: partial });
+  await refusedFor(
+    some,
+    stage.jobEnv({
+      ...base,
+      XMD_WORKFLOW_REMOTE: unconfigured.url.origin,
+      XMD_WORKFLOW_REMOTE_AUDIENCE: stage.config.XMD_OIDC_AUDIENCE,
+    }),
+    "The remote host is not configured",
+  );
+  assert.match(unconfigured.logs, /not configured: XMD_REPOSITORIES missing or malformed/);
   assert.equal(await stage.dump(id), before);
-  stage.assertNoSecret(...texts(outcomes));
+  stage.assertNoSecret(...texts(outcomes), unconfigured.logs);
 });
 
 Deno.test("RM-104: a remote host that cannot be reached exits 75 and says to run the command again", async () => {

@@ -415,17 +415,27 @@ Deno.test("RM-72..RM-79: every invalid admission is refused with {error:{code,me
   );
 
   await t.step(
-    "RM-78: a transferred issue is refused by its run, also by a fresh object",
+    "RM-78: a transferred issue is refused by its run, also by a fresh object, in the same words",
     async () => {
       w.github.transfer(w.issue, w.other);
       // The old repository's token: GitHub now answers the issue in the other repository.
       await refused(w.admit(await w.mint(), reference), 403, "issue.other_repository");
       // The new repository's token: the same node id, the same run, bound to the first repository.
       const moved = await w.mint({ repository: w.other });
-      await refused(w.admit(moved, w.issue.id), 409, "run.admission");
+      const live = await w.admit(moved, w.issue.id);
+      await refused(Promise.resolve(live), 409, "run.admission");
       await refused(w.admit(moved, issueReference(w.issue)), 409, "run.admission");
       await w.workerd.restart();
-      await refused(w.admit(moved, w.issue.legacyId), 409, "run.admission");
+      const fresh = await w.admit(moved, w.issue.legacyId);
+      await refused(Promise.resolve(fresh), 409, "run.admission");
+      // The CLI prints the message: the live object and the one that reopened its database agree.
+      const message = (connected: Connected) =>
+        RefusalSchema.parse(JSON.parse(connected.body)).error.message;
+      assert.equal(
+        message(live),
+        "Cannot open this run's Durable Object: its issue was admitted in another repository and transferred since",
+      );
+      assert.equal(message(fresh), message(live));
     },
   );
 

@@ -28,7 +28,8 @@
 import { createHash } from "node:crypto";
 import { WEBSOCKET_PROTOCOL } from "../remote/frames.ts";
 import { RunServer } from "../remote/run-server.ts";
-import type { Admission } from "../remote/remote-table.ts";
+import { RemoteProtocolError } from "../remote/remote-protocol-error.ts";
+import { type Admission, checkAdmission } from "../remote/remote-table.ts";
 import { AdmissionRefusal } from "./admission-refusal.ts";
 import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-object-seam.ts";
 
@@ -126,16 +127,11 @@ export class WorkflowRun {
       }
       this.#server = { admission, server };
     }
-    const opened = this.#server.admission;
-    if (opened.runId !== admission.runId || opened.issueNodeId !== admission.issueNodeId) {
-      return new AdmissionRefusal(409, "run.admission", "This Durable Object holds another run");
-    }
-    if (opened.repositoryId !== admission.repositoryId) {
-      return new AdmissionRefusal(
-        409,
-        "run.admission",
-        "This run was admitted in another repository: its issue was transferred since",
-      );
+    try {
+      checkAdmission(this.#server.admission, admission, "this run's Durable Object");
+    } catch (error) {
+      if (!(error instanceof RemoteProtocolError)) throw error;
+      return new AdmissionRefusal(409, "run.admission", error.message);
     }
     return this.#server.server;
   }

@@ -120,17 +120,20 @@ export function readRemoteLinks(sql: SqlSeam, where: string): HardLinkGroups {
   return links.data;
 }
 
-/** Refuses a database bound to another admission than `admission`. */
-export function checkAdmission(row: RemoteRow, admission: Admission, where: string): void {
-  if (
-    row.admission.runId !== admission.runId || row.admission.issueNodeId !== admission.issueNodeId
-  ) {
+/**
+ * Refuses a database (or a live Durable Object) bound to `bound` for
+ * another admission than it: another run, or the same issue from another
+ * repository (the same node id: a transfer since), in the same words
+ * whether the object was live or opened its database anew.
+ */
+export function checkAdmission(bound: Admission, admission: Admission, where: string): void {
+  if (bound.runId !== admission.runId || bound.issueNodeId !== admission.issueNodeId) {
     throw new RemoteProtocolError("run.admission", `Cannot open ${where}: it holds another run`);
   }
-  if (row.admission.repositoryId !== admission.repositoryId) {
+  if (bound.repositoryId !== admission.repositoryId) {
     throw new RemoteProtocolError(
       "run.admission",
-      `Cannot open ${where}: its issue was admitted in another repository`,
+      `Cannot open ${where}: its issue was admitted in another repository and transferred since`,
     );
   }
 }

@@ -150,7 +150,7 @@ export class RunServer {
         initializeSchema(this.#sql, () => createRemoteTable(this.#sql, this.#admission));
       }
       recognizeSchema(this.#sql, this.#where);
-      checkAdmission(readRemoteRow(this.#sql, this.#where), this.#admission, this.#where);
+      checkAdmission(readRemoteRow(this.#sql, this.#where).admission, this.#admission, this.#where);
       return undefined;
     } catch (error) {
       return refusal(error);
