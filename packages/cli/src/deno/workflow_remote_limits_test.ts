@@ -4,17 +4,16 @@
  * what to change, never an internal error, and keeps every earlier commit.
  */
 import assert from "node:assert/strict";
-import { RemoteStage, testRunId, workflow } from "./_test-remote-cli.ts";
-
-const NODE_ID = "I_kwDOABCDEF5Row";
+import { RemoteStage, workflow } from "./_test-remote-cli.ts";
 
 Deno.test("RM-120: a value over the remote row limit fails the run with one xmd: line naming the limit and what to change; the earlier commit is kept and a resume is refused, changing nothing", async () => {
   await using stage = await RemoteStage.start();
+  const issue = stage.issue();
   const env = stage.jobEnv({
     XMD_WORKFLOW_REMOTE: stage.remote,
-    GITHUB_EVENT_PATH: await stage.event(NODE_ID),
+    GITHUB_EVENT_PATH: await stage.event(issue.id),
   });
-  const id = await testRunId(NODE_ID);
+  const id = await stage.runId(issue);
   const started = await workflow(["start", "ok.remote-row-limit.md"], env);
   assert.equal(started.code, 1, started.stderr);
   assert.equal(started.stdout, "# A block whose result is over the remote row limit\n");
@@ -24,7 +23,7 @@ Deno.test("RM-120: a value over the remote row limit fails the run with one xmd:
       "xmd: Cannot store the event after event 2: it is over the 1835008-byte row limit\n" +
       `Run ${id} failed there, every earlier effect kept. A remote run stores no single value ` +
       "over 1.75 MiB: write large output to a file in the Workspace instead (for a shell block, " +
-      `redirect it), then delete it with xmd workflow delete --issue=${NODE_ID}, then start the ` +
+      `redirect it), then delete it with xmd workflow delete --issue=${issue.id}, then start the ` +
       "issue's run again\n",
   );
 
