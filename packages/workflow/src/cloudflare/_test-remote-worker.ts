@@ -45,6 +45,7 @@ export default {
     if (!run) return new Response("name a run with ?run=", { status: 400 });
     const headers = new Headers(request.headers);
     headers.set(ADMISSION_HEADERS.runId, run);
+    headers.set(ADMISSION_HEADERS.githubHost, "github.com");
     headers.set(ADMISSION_HEADERS.issueNodeId, `I_${run}`);
     headers.set(ADMISSION_HEADERS.repositoryId, "R_test");
     const name = ns === null ? run : `${ns}/${run}`;

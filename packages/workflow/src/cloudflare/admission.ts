@@ -90,6 +90,7 @@ export async function admit(request: Request, config: AdmissionConfig): Promise<
   }
   return {
     runId: await issueRunId(config.githubHost, issue.id),
+    githubHost: config.githubHost,
     issueNodeId: issue.id,
     repositoryId: String(issue.repositoryId),
   };

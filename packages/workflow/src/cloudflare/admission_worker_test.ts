@@ -214,6 +214,7 @@ Deno.test("RM-71, RM-76, RM-79: one issue named by owner/repo#n, its legacy and 
   const dump = await w.workerd.dump(w.runId);
   const bound = JSON.stringify({
     epoch: 2,
+    github_host: "github.com",
     issue_node_id: w.issue.id,
     links: "[]",
     repository_id: String(w.app.databaseId),

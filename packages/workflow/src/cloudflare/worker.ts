@@ -69,6 +69,7 @@ export const admissionWorker: WorkerHandler = {
           upgrade: "websocket",
           "sec-websocket-protocol": WEBSOCKET_PROTOCOL,
           [ADMISSION_HEADERS.runId]: admission.runId,
+          [ADMISSION_HEADERS.githubHost]: admission.githubHost,
           [ADMISSION_HEADERS.issueNodeId]: admission.issueNodeId,
           [ADMISSION_HEADERS.repositoryId]: admission.repositoryId,
         },

@@ -36,6 +36,7 @@ import { DurableObjectSeam, type DurableObjectSqlStorage } from "./durable-objec
 /** The headers the routing Worker sets on the upgrade request it forwards. */
 export const ADMISSION_HEADERS = {
   runId: "x-xmd-run-id",
+  githubHost: "x-xmd-github-host",
   issueNodeId: "x-xmd-issue-node-id",
   repositoryId: "x-xmd-repository-id",
 } as const;
@@ -148,8 +149,9 @@ function nativeSha256(data: string | Uint8Array): string {
 
 function admissionOf(headers: Headers): Admission | undefined {
   const runId = headers.get(ADMISSION_HEADERS.runId);
+  const githubHost = headers.get(ADMISSION_HEADERS.githubHost);
   const issueNodeId = headers.get(ADMISSION_HEADERS.issueNodeId);
   const repositoryId = headers.get(ADMISSION_HEADERS.repositoryId);
-  if (!runId || !issueNodeId || !repositoryId) return undefined;
-  return { runId, issueNodeId, repositoryId };
+  if (!runId || !githubHost || !issueNodeId || !repositoryId) return undefined;
+  return { runId, githubHost, issueNodeId, repositoryId };
 }

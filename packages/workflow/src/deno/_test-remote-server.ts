@@ -90,7 +90,7 @@ export class LoopbackRunServer implements RunBackend {
       const seam = new NodeSqliteSeam(new DatabaseSync(join(this.#dir, `${id}.db`)));
       const server = new RunServer(
         seam,
-        { runId: id, issueNodeId: `I_${id}`, repositoryId: "R_test" },
+        { runId: id, githubHost: "github.com", issueNodeId: `I_${id}`, repositoryId: "R_test" },
         { sha256: nativeSha256Hex },
       );
       run = { seam, server };

@@ -28,6 +28,7 @@ import type { Admission } from "./remote-table.ts";
 /** The admission every test run is bound to. */
 export const ADMISSION: Admission = {
   runId: "remote-run",
+  githubHost: "github.com",
   issueNodeId: "I_kwDOAAAAAAAAAAAA",
   repositoryId: "R_kgDOAAAAAA",
 };

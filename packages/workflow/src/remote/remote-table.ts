@@ -23,8 +23,10 @@ import { RemoteProtocolError } from "./remote-protocol-error.ts";
 
 /** Who a remote run was admitted for; the Worker derives it, never the client. */
 export interface Admission {
-  /** The run id (derived from the issue's identity). */
+  /** The run id (derived from the issue's identity: its GitHub host and node id). */
   runId: string;
+  /** The GitHub host the issue lives on (the deployment's `XMD_GITHUB_HOST`). */
+  githubHost: string;
   /** The GitHub issue's node id. */
   issueNodeId: string;
   /** The repository the issue was admitted in. */
@@ -35,12 +37,14 @@ export interface Admission {
 export const REMOTE_TABLE = {
   name: "xmd_remote",
   sql: "CREATE TABLE xmd_remote (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), " +
-    "run_id TEXT NOT NULL, issue_node_id TEXT NOT NULL, repository_id TEXT NOT NULL, " +
+    "run_id TEXT NOT NULL, github_host TEXT NOT NULL, issue_node_id TEXT NOT NULL, " +
+    "repository_id TEXT NOT NULL, " +
     "epoch INTEGER NOT NULL, links TEXT NOT NULL) STRICT",
 } as const;
 
 const RowSchema = z.object({
   run_id: z.string().min(1),
+  github_host: z.string().min(1),
   issue_node_id: z.string().min(1),
   repository_id: z.string().min(1),
   epoch: z.number().int().nonnegative(),
@@ -61,9 +65,11 @@ export interface RemoteRow {
 export function createRemoteTable(sql: SqlSeam, admission: Admission): void {
   sql.exec(REMOTE_TABLE.sql);
   sql.exec(
-    "INSERT INTO xmd_remote (singleton, run_id, issue_node_id, repository_id, epoch, links) " +
-      "VALUES (1, ?, ?, ?, 0, '[]')",
+    "INSERT INTO xmd_remote " +
+      "(singleton, run_id, github_host, issue_node_id, repository_id, epoch, links) " +
+      "VALUES (1, ?, ?, ?, ?, 0, '[]')",
     admission.runId,
+    admission.githubHost,
     admission.issueNodeId,
     admission.repositoryId,
   );
@@ -81,7 +87,7 @@ export function readRemoteRow(sql: SqlSeam, where: string): RemoteRow {
     );
   }
   const rows = sql.exec(
-    "SELECT run_id, issue_node_id, repository_id, epoch, links FROM xmd_remote",
+    "SELECT run_id, github_host, issue_node_id, repository_id, epoch, links FROM xmd_remote",
   );
   const row = rows.length === 1 ? RowSchema.safeParse(rows[0]) : undefined;
   const links = row?.success
@@ -93,6 +99,7 @@ export function readRemoteRow(sql: SqlSeam, where: string): RemoteRow {
   return {
     admission: {
       runId: row.data.run_id,
+      githubHost: row.data.github_host,
       issueNodeId: row.data.issue_node_id,
       repositoryId: row.data.repository_id,
     },
@@ -127,7 +134,10 @@ export function readRemoteLinks(sql: SqlSeam, where: string): HardLinkGroups {
  * whether the object was live or opened its database anew.
  */
 export function checkAdmission(bound: Admission, admission: Admission, where: string): void {
-  if (bound.runId !== admission.runId || bound.issueNodeId !== admission.issueNodeId) {
+  if (
+    bound.runId !== admission.runId || bound.githubHost !== admission.githubHost ||
+    bound.issueNodeId !== admission.issueNodeId
+  ) {
     throw new RemoteProtocolError("run.admission", `Cannot open ${where}: it holds another run`);
   }
   if (bound.repositoryId !== admission.repositoryId) {

@@ -182,10 +182,11 @@ Deno.test("RM-6, RM-20: an empty database is initialized with xmd_remote; anothe
     }
     const before = Deno.readFileSync(`${dir}/run.db`);
     for (
-      const other of [{ ...ADMISSION, repositoryId: "R_other" }, {
-        ...ADMISSION,
-        issueNodeId: "I_other",
-      }]
+      const other of [
+        { ...ADMISSION, repositoryId: "R_other" },
+        { ...ADMISSION, issueNodeId: "I_other" },
+        { ...ADMISSION, githubHost: "ghe.example.com" },
+      ]
     ) {
       using h = new Harness(dir, other);
       const connection = h.connect();
