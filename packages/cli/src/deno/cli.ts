@@ -78,6 +78,7 @@ const USER_ERRORS: ReadonlySet<XmdErrorCode> = new Set<XmdErrorCode>([
   "remote.refused",
   "limit.row",
   "limit.staged",
+  "run.exists",
 ]);
 
 /** A lost connection to a remote host: run the command again (EX_TEMPFAIL, RM-43). */
