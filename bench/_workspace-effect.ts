@@ -92,7 +92,7 @@ export async function effectRunOn(
     beginEffect: (_coroutineId, description) => effects.begin(description),
     abandonEffect: () => effects.rollback(),
   };
-  const journal = await Journal.open(stream, gate);
+  const journal = await Journal.open(stream, effects.eventGate());
   const workspace = new Workspace(seam, { sha256: nativeSha256Hex });
   const inner = new WorkspaceFileSystem(workspace);
   return {

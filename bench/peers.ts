@@ -6,7 +6,9 @@
  * (`workflow-steps.ts`); the peers as Restate `ctx.run` actions on a local
  * `restate-server` (`peer-restate.ts`) and Cloudflare Workflows `step.do`
  * calls in workerd under miniflare (`peer-cloudflare-workflows.ts`). Each
- * row's ratio is its median over xmd's.
+ * row's ratio is its median over xmd's. The same runs again on workflows of
+ * `LONG_STEPS` steps, so the per-step cost shows apart from each engine's
+ * cost of starting a workflow.
  *
  * Invariant: all of them are sampled interleaved, in rotating blocks, so
  * they see the same machine and disk conditions; a peer that cannot start
@@ -27,6 +29,10 @@ import { openXmdWorkflowSteps } from "./workflow-steps.ts";
 
 /** Durable steps in one workflow. */
 export const STEPS = 50;
+/** Steps of the long workflow, whose per-step cost shows apart from start-up. */
+export const LONG_STEPS = 500;
+/** The 50-step workflow: at least this many times faster than the fastest peer (issue 12, target 2). */
+export const TARGET_PEER_SPEEDUP = 2.5;
 
 const BUDGET: InterleavedBudget = {
   warmupCalls: 3,
@@ -34,6 +40,14 @@ const BUDGET: InterleavedBudget = {
   minSamples: 15,
   budgetMs: 30_000,
   maxSamples: 60,
+};
+/** The long workflow takes about ten times as long: fewer samples. */
+const LONG_BUDGET: InterleavedBudget = {
+  warmupCalls: 1,
+  blockSize: 1,
+  minSamples: 6,
+  budgetMs: 30_000,
+  maxSamples: 15,
 };
 
 /** One engine's figures. */
@@ -48,15 +62,21 @@ export interface StepPeerRow {
   overXmd: number;
 }
 
-/** Runs every engine in folders under `dir`; xmd's row comes first. */
-export async function runStepPeers(dir: string): Promise<StepPeerRow[]> {
-  await using xmd = await openXmdWorkflowSteps(`${dir}/xmd`, STEPS);
+/**
+ * Runs every engine on workflows of `steps` steps (`STEPS` or `LONG_STEPS`)
+ * in folders under `dir`; xmd's row comes first.
+ */
+export async function runStepPeers(dir: string, steps: number = STEPS): Promise<StepPeerRow[]> {
+  await using xmd = await openXmdWorkflowSteps(`${dir}/xmd`, steps);
   await Deno.mkdir(`${dir}/restate`);
-  await using restate = await openRestatePeer(`${dir}/restate`, STEPS);
+  await using restate = await openRestatePeer(`${dir}/restate`, steps);
   await Deno.mkdir(`${dir}/cloudflare`);
-  await using cloudflare = await openCloudflareWorkflowsPeer(`${dir}/cloudflare`, STEPS);
+  await using cloudflare = await openCloudflareWorkflowsPeer(`${dir}/cloudflare`, steps);
   const engines = [xmd, restate, cloudflare];
-  const samples = await sampleInterleaved(engines.map((engine) => engine.runWorkflow), BUDGET);
+  const samples = await sampleInterleaved(
+    engines.map((engine) => engine.runWorkflow),
+    steps === STEPS ? BUDGET : LONG_BUDGET,
+  );
   const summaries = samples.map(summarize);
   return engines.map((engine, index) => {
     const summary = summaries[index];

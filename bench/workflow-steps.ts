@@ -17,11 +17,20 @@ import type { StepPeerFixture } from "./_step-peer.ts";
 /** Bytes each step writes. */
 export const STEP_BYTES = 1_024;
 
-/** The document: `steps` `<File>` writes of `STEP_BYTES` bytes. */
+/**
+ * The document: `steps` `<File>` writes of `STEP_BYTES` bytes, each text
+ * starting with its step number, so no step's content (and chunk) is one an
+ * earlier step stored, as no peer's step result is an earlier one's.
+ */
 export function stepsDocument(steps: number): string {
-  const text = "the quick brown fox jumps over the lazy dog ".repeat(24).slice(0, STEP_BYTES);
-  return Array.from({ length: steps }, (_, i) => `<File path="s/${i}.txt">${text}</File>\n`)
-    .join("\n");
+  const text = "the quick brown fox jumps over the lazy dog ".repeat(24);
+  return Array.from(
+    { length: steps },
+    (_, i) =>
+      `<File path="s/${i}.txt">${
+        (String(i).padStart(8, "0") + text).slice(0, STEP_BYTES)
+      }</File>\n`,
+  ).join("\n");
 }
 
 /** Runs live in `dir` (a folder on the disk under test). */

@@ -55,6 +55,12 @@ export interface RunOptions {
   stderr(text: string): void;
   /** Aborts the run (Ctrl-C). */
   signal: AbortSignal;
+  /**
+   * The SHA-256 (lowercase hex of a string's UTF-8 bytes) that digests are
+   * journaled with: `sha256Hex` unless a runtime passes its native one, which
+   * gives the same digests.
+   */
+  sha256?: (text: string) => string;
 }
 
 /** How a run ended. */
@@ -116,7 +122,11 @@ export async function runProgram(options: RunOptions): Promise<RunOutcome> {
 }
 
 class Expander {
-  constructor(readonly options: RunOptions) {}
+  readonly sha256: (text: string) => string;
+
+  constructor(readonly options: RunOptions) {
+    this.sha256 = options.sha256 ?? sha256Hex;
+  }
 
   /**
    * Runs `body` as coroutine `frame.coroutine` and records its Close: `ok`,
@@ -333,7 +343,7 @@ class Expander {
       {
         type: "props",
         name: `props ${file}`,
-        sha256: sha256Hex(canonicalJson(this.options.props)),
+        sha256: this.sha256(canonicalJson(this.options.props)),
       },
       { file, line: 1, column: 1 },
       () => Promise.resolve(null),
@@ -346,7 +356,7 @@ class Expander {
     if (element.multiline) content += "\n";
     await this.effect(
       frame,
-      describe(element, "file.write", { path, sha256: sha256Hex(content) }),
+      describe(element, "file.write", { path, sha256: this.sha256(content) }),
       element.position,
       async () => {
         await this.options.providers.fs.writeText(path, content);

@@ -111,6 +111,13 @@ Deno.test("the gate refuses a value under each credential name", async () => {
   }
 });
 
+Deno.test("JRN-23: a credential name split anywhere by _ or - is refused, in JSON and in lines", async () => {
+  for (const name of ["pass_word", "P-W-D", "TO_KEN", "client-se_cret", "a-p-i_k-e-y", "Au_th"]) {
+    await assertRefused(json({ [name]: CREDENTIAL }), "credential-field", CREDENTIAL);
+    await assertRefused(`${name}=${CREDENTIAL}`, "credential-field", CREDENTIAL);
+  }
+});
+
 Deno.test("the gate refuses credential fields in JSON nested in JSON strings", async () => {
   const stdout = json({ user: "ada", password: CREDENTIAL });
   await assertRefused(json({ exitCode: 0, stdout }), "credential-field", CREDENTIAL);

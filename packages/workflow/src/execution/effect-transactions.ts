@@ -14,6 +14,10 @@
  * - A seam that cannot hold a transaction is refused when the effect begins
  *   (`HeldTransactionRequiredError`), before it runs: its calls would commit
  *   one by one and never publish a root.
+ * - Through `eventGate`, a held effect's journal event is scanned at its
+ *   commit together with what the effect wrote, in one pass, and before
+ *   anything of it is appended: every event is still scanned, once, before
+ *   it is persisted; an event outside a held effect is scanned at once.
  *
  * @module
  */
@@ -27,7 +31,7 @@ import {
 } from "@xmd/core";
 import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { gateWrites } from "./gate-writes.ts";
+import { type DeferredEvent, gateWrites } from "./gate-writes.ts";
 import { commitHeld, frontierOf, holdOn, type RunCommits } from "./run-commits.ts";
 import type { CommitPoint } from "../store/commit-points.ts";
 import { publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
@@ -56,6 +60,8 @@ export class EffectTransactions {
   readonly #gate: SecretGate;
   readonly #commits: RunCommits | undefined;
   #held: HeldTransaction | undefined;
+  /** The held effect's event, checked by the journal and scanned at the commit. */
+  #event: DeferredEvent | undefined;
 
   /**
    * Effects over `store`'s run database, publishing roots with `sha256` (see
@@ -72,6 +78,23 @@ export class EffectTransactions {
     this.#gate = gate;
     this.#sha256 = sha256;
     this.#commits = commits;
+  }
+
+  /**
+   * The gate for the journal's events: `gate`, except that the event of a
+   * held Workspace effect is scanned when that effect commits, in one pass
+   * with what it wrote (the journal appends it right after its check).
+   */
+  eventGate(): SecretGate {
+    const gate = this.#gate;
+    return {
+      off: gate.off,
+      check: (text, where) => {
+        if (this.#held === undefined || gate.off) return gate.check(text, where);
+        this.#event = { text, where };
+        return Promise.resolve();
+      },
+    };
   }
 
   /**
@@ -134,18 +157,22 @@ export class EffectTransactions {
       return;
     }
     const writes = takeWrites(this.#store.sql);
+    const deferred = this.#event;
+    this.#event = undefined;
     await commitHeld(held, commits, async () => {
       // The frontier is read only when there is an authority to offer the change to.
       const expected = commits ? frontierOf(this.#store, execution) : null;
-      if (discardsChanges(event)) held.discard();
-      else if (writes && event.type === "yield") {
-        await gateWrites(this.#store.sql, writes, this.#gate, event.description.name);
-      }
+      const discarded = discardsChanges(event);
+      if (discarded) held.discard();
+      if (!discarded && writes && event.type === "yield") {
+        await gateWrites(this.#store.sql, writes, this.#gate, event.description.name, deferred);
+      } else if (deferred) await this.#gate.check(deferred.text, deferred.where);
       const root = publishRoot(this.#store.sql, this.#sha256);
       this.#store.append(execution, event, root);
       return expected ? { kind: "append", expected, event, root } : null;
     });
-    publicationCommitted(this.#store.sql);
+    // The root was published last before that commit: nothing after it changed the Workspace.
+    publicationCommitted(this.#store.sql, true);
   }
 
   /**
@@ -154,6 +181,7 @@ export class EffectTransactions {
    */
   rollback(): void {
     takeWrites(this.#store.sql);
+    this.#event = undefined;
     this.#held?.rollback();
     this.#held = undefined;
   }

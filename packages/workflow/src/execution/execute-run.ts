@@ -127,7 +127,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   const { commits } = options;
   const effects = new EffectTransactions(store, options.gate, options.sha256, commits);
   const stream = new RunJournalStream(store, execution, effects);
-  const journal = await Journal.open(stream, options.gate);
+  const journal = await Journal.open(stream, effects.eventGate());
   const replayOnly = execution === null;
   // Under an execution, a completed journal means the previous executor died
   // between the root Close and its settlement: the stored outcome is
@@ -160,6 +160,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
       stdout: options.stdout,
       stderr: options.stderr,
       signal: options.signal,
+      sha256: options.sha256,
     });
   } catch (error) {
     effects.rollback();

@@ -14,19 +14,20 @@
  *   (content addressing) and are not scanned again.
  * - Only what still exists is scanned (a rolled-back savepoint's writes
  *   are gone and cannot be persisted).
- * - Names are scanned before contents, and a path is named in a refusal
- *   only after it passed the gate itself: a refusal never echoes a secret.
+ * - Names are scanned before contents (a refused batch is rescanned text by
+ *   text in that order), and a path is named in a refusal only after it
+ *   passed the gate itself: a refusal never echoes a secret.
  * - Small texts are scanned together, one per line, in batches of at most
  *   `BATCH` characters (a scan's fixed cost dominates a short text); only
- *   when a batch is refused is each of its texts scanned alone, so a
- *   refusal names the one that holds the secret and a match across two
- *   texts refuses nothing. A text a rule reads as a whole (a JSON object:
+ *   when a batch is refused are its halves, then theirs, scanned again down
+ *   to single texts, so a refusal names the first one that holds the secret
+ *   and a match across two texts refuses nothing. A text a rule reads as a whole (a JSON object:
  *   secretlint's GCP service-account rule parses the whole text) is never
  *   batched.
  *
  * @module
  */
-import { SecretDetectedError, type SecretGate } from "@xmd/core";
+import { SecretDetectedError, type SecretGate, type SecretWhere } from "@xmd/core";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import type { WorkspaceWrites } from "../workspace/workspace-writes.ts";
 
@@ -39,19 +40,32 @@ const ALONE = 16 * 1024;
 
 const decoder = new TextDecoder();
 
+/** A journal event's JSON whose check waits for its effect's commit, and its label. */
+export interface DeferredEvent {
+  /** `JSON.stringify` of the event, as the journal gave it to the gate. */
+  readonly text: string;
+  /** The journal's label of it (`journal event "File doc.md:3:1"`). */
+  readonly where: string | SecretWhere;
+}
+
 /**
  * Rejects with `SecretDetectedError` (or `SecretScanError`) when what
- * `writes` noted holds a secret; `effect` is the effect's name
- * (`File doc.md:3:1`).
+ * `writes` noted, or the effect's `event`, holds a secret; `effect` is the
+ * effect's name (`File doc.md:3:1`). The event is scanned first, in the
+ * first batch: a journal event is a JSON object, but the only rule that
+ * reads a text whole (GCP's service-account key) looks for top-level
+ * `private_key_id` and `private_key` fields, which no event has.
  */
 export async function gateWrites(
   sql: SqlSeam,
   writes: WorkspaceWrites,
   gate: SecretGate,
   effect: string,
+  event?: DeferredEvent,
 ): Promise<void> {
   if (gate.off) return;
   const batch = new Batch(gate, `what "${effect}" wrote into the Workspace`);
+  if (event) await batch.add(event.text, (text) => gate.check(text, event.where), true);
   const names = new Set<string>();
   for (const { parent, name } of writes.names) {
     if (names.has(name)) continue;
@@ -71,7 +85,8 @@ export async function gateWrites(
       );
     }
   }
-  await batch.flush();
+  // Names, targets and contents share batches: a refused batch is scanned text by text in this
+  // order, so a name holding a secret is still refused as a name, before any content.
   const scanned = new Set<string>();
   for (const { path, chunks } of writes.contents) {
     for (let i = 0; i < chunks.length; i++) {
@@ -110,9 +125,15 @@ class Batch {
     this.#where = where;
   }
 
-  /** Scans `text` now or with its batch; `check` scans it alone, refusing with its own label. */
-  async add(text: string, check: (text: string) => Promise<void>): Promise<void> {
-    if (text.length >= ALONE || text.trimStart().startsWith("{")) return await check(text);
+  /**
+   * Scans `text` now or with its batch; `check` scans it alone, refusing with
+   * its own label. `event`: a journal event's JSON, batched although it is
+   * an object (see `gateWrites`).
+   */
+  async add(text: string, check: (text: string) => Promise<void>, event = false): Promise<void> {
+    if (text.length >= ALONE || (!event && text.trimStart().startsWith("{"))) {
+      return await check(text);
+    }
     if (this.#size + text.length > BATCH) await this.flush();
     this.#texts.push(text);
     this.#checks.push(check);
@@ -124,12 +145,32 @@ class Batch {
     const [texts, checks] = [this.#texts, this.#checks];
     [this.#texts, this.#checks, this.#size] = [[], [], 0];
     if (texts.length === 0) return;
+    if (await this.#refuses(texts)) await this.#first(texts, checks);
+  }
+
+  /**
+   * Which one: of texts whose batch was refused, the first that holds a
+   * secret alone refuses with its own label. Halves are rescanned in order,
+   * so finding it costs two scans per halving, not one per text; a match
+   * found only across two texts refuses nothing.
+   */
+  async #first(texts: string[], checks: ((text: string) => Promise<void>)[]): Promise<void> {
+    if (texts.length === 1) return await checks[0](texts[0]);
+    const middle = texts.length >> 1;
+    for (const [from, to] of [[0, middle], [middle, texts.length]]) {
+      const part = texts.slice(from, to);
+      if (await this.#refuses(part)) await this.#first(part, checks.slice(from, to));
+    }
+  }
+
+  /** Whether the gate refuses `texts` together (a failed scan is thrown: it fails closed). */
+  async #refuses(texts: string[]): Promise<boolean> {
     try {
       await this.#gate.check(texts.join("\n"), this.#where);
+      return false;
     } catch (error) {
       if (!(error instanceof SecretDetectedError)) throw error;
-      // Which one: scanned alone, the first that holds a secret refuses with its own label.
-      for (let i = 0; i < texts.length; i++) await checks[i](texts[i]);
+      return true;
     }
   }
 }

@@ -59,9 +59,19 @@ export class WorkspaceFileSystem implements FileSystemProvider {
     return this.#op(() =>
       this.#as("write", path, "file", () => {
         const absolute = workspacePath(path);
-        const parent = absolute.slice(0, absolute.lastIndexOf("/")) || "/";
-        if (parent !== "/") this.#workspace.mkdir(parent, { recursive: true });
-        this.#workspace.writeFile(absolute, encoder.encode(content));
+        const data = encoder.encode(content);
+        try {
+          this.#workspace.writeFile(absolute, data);
+        } catch (error) {
+          // Only a missing directory on the way is created, then the write is made again: the
+          // usual write into an existing folder resolves its path once. A refusal writes nothing.
+          const parent = absolute.slice(0, absolute.lastIndexOf("/")) || "/";
+          if (!(error instanceof FileSystemError) || error.posix !== "ENOENT" || parent === "/") {
+            throw error;
+          }
+          this.#workspace.mkdir(parent, { recursive: true });
+          this.#workspace.writeFile(absolute, data);
+        }
       })
     );
   }

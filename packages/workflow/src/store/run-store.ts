@@ -326,9 +326,28 @@ export class RunStore {
       event.type === "yield" && event.description.type === "suspension_answer"
         ? "consume-answer"
         : "append";
+    const body = JSON.stringify(event);
     return this.#sql.transaction(() => {
-      this.#checkExecution(execution);
       const now = this.#now();
+      // The fence and the move of the current root in one statement: it changes the run only
+      // while `execution` holds it, and returns the root current after the event.
+      const fenced = root === undefined
+        ? this.#sql.exec(
+          "UPDATE run SET updated_at = ? WHERE status = 'running' AND execution = ? RETURNING root",
+          now,
+          execution,
+        )
+        : this.#sql.exec(
+          "UPDATE run SET updated_at = ?, root = ? WHERE status = 'running' AND execution = ? " +
+            "RETURNING root",
+          now,
+          root,
+          execution,
+        );
+      if (fenced.length !== 1) {
+        this.#checkExecution(execution);
+        throw new Error("The run record refused an append it holds; this is a bug in xmd");
+      }
       if (event.type === "yield" && event.description.type === "suspension_answer") {
         const id = String(event.description.suspensionId);
         const consumed = this.#sql.exec(
@@ -339,16 +358,16 @@ export class RunStore {
           throw new RunStateError(`Cannot record the answer to ${id}: no answer is pending`);
         }
       }
-      const after = root ?? this.#runRow().root;
-      this.#sql.exec(
-        "INSERT INTO event (execution, body, root, created_at) VALUES (?, ?, ?, ?)",
+      const after = root ??
+        this.#parseRow({ root: fenced[0].root }, RootSchema, "run record").root;
+      const inserted = this.#sql.exec(
+        "INSERT INTO event (execution, body, root, created_at) VALUES (?, ?, ?, ?) RETURNING seq",
         execution,
-        JSON.stringify(event),
+        body,
         after,
         now,
       );
-      this.#sql.exec("UPDATE run SET updated_at = ?, root = ?", now, after);
-      return Number(this.#sql.exec("SELECT max(seq) AS seq FROM event")[0].seq);
+      return Number(inserted[0].seq);
     }, point);
   }
 

@@ -19,7 +19,7 @@
 import { sha256Hex } from "@xmd/core/protocol";
 import { z } from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
-import type { SqlSeam } from "../sql/sql-seam.ts";
+import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import {
   changesIn,
   committed,
@@ -62,9 +62,11 @@ export function publishRoot(sql: SqlSeam, sha256: Sha256 = sha256Hex): string {
 /**
  * Tells publication that the outermost transaction on `sql` committed, so
  * that it may rebuild the next changes incrementally (when that commit left
- * the Workspace published).
+ * the Workspace published: `published` when the caller knows, as when it
+ * published the root last in that transaction; else it is read).
  */
-export function publicationCommitted(sql: SqlSeam): void {
+export function publicationCommitted(sql: SqlSeam, published?: boolean): void {
+  if (published !== undefined) return committed(sql, published);
   const root = sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", ROOT_INO)[0];
   committed(sql, typeof root?.hash === "string");
 }
@@ -85,27 +87,54 @@ function hashOf(sql: SqlSeam, sha256: Sha256, top: number): string {
   // Files have no children: only directories are opened.
   const stack = [{ ino: top, expanded: false }];
   const open = new Set<number>();
+  // `top` is the last inode popped, so the walk ends holding its hash.
+  let hash = "";
   while (stack.length > 0) {
     const item = stack[stack.length - 1];
     if (item.expanded) {
       stack.pop();
       open.delete(item.ino);
-      hashOne(sql, sha256, item.ino);
+      hash = hashOne(sql, sha256, item.ino);
       continue;
     }
     if (open.has(item.ino)) throw corrupt(item.ino);
     item.expanded = true;
     open.add(item.ino);
-    const dirty = sql.exec(
-      "SELECT d.ino, i.kind FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
-        "WHERE d.parent = ? AND i.hash IS NULL AND i.kind != 'symlink'",
-      item.ino,
-    );
-    for (const child of dirty) {
+    for (const child of dirtyChildren(sql, item.ino)) {
       stack.push({ ino: Number(child.ino), expanded: child.kind !== "dir" });
     }
   }
-  return hashOne(sql, sha256, top);
+  return hash;
+}
+
+/**
+ * The dirty children (files and directories) of directory `ino`. When its
+ * changes are recorded, only the names changed in it can be dirty (every
+ * inode was clean at the last published commit, and every change since noted
+ * its name in each directory above it), so only those are looked up: the
+ * cost follows the changes, not the size of the directory.
+ */
+function dirtyChildren(sql: SqlSeam, ino: number): SqlRow[] {
+  const changes = changesIn(sql, ino);
+  if (!changes) {
+    return sql.exec(
+      "SELECT d.ino, i.kind FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
+        "WHERE d.parent = ? AND i.hash IS NULL AND i.kind != 'symlink'",
+      ino,
+    );
+  }
+  const dirty: SqlRow[] = [];
+  for (const name of changes.names) {
+    dirty.push(
+      ...sql.exec(
+        "SELECT d.ino, i.kind FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
+          "WHERE d.parent = ? AND d.name = ? AND i.hash IS NULL AND i.kind != 'symlink'",
+        ino,
+        name,
+      ),
+    );
+  }
+  return dirty;
 }
 
 /** The object hash of one inode whose dirty children are already hashed. */

@@ -170,7 +170,8 @@ export class Workspace {
     }
     const parent = this.#parentDir(located, path, "write");
     const ino = this.#newInode("file", options.mode ?? 0o644, null);
-    this.#setContent(ino, data, located.canonical);
+    // Not linked yet, so no directory to mark: linking it marks its own.
+    this.#setContent(ino, data, located.canonical, false);
     this.#link(parent, located.name, ino);
   }
 
@@ -354,18 +355,27 @@ export class Workspace {
         continue;
       }
       const dir = at.top;
-      at.kinds[at.kinds.length - 1] ??= this.#inode(dir).kind;
       if (at.kinds[at.kinds.length - 1] !== "dir") {
         throw fsError("ENOTDIR", path, "resolve", "a component is not a directory");
       }
-      const row =
-        this.#sql.exec("SELECT ino FROM ws_dirent WHERE parent = ? AND name = ?", dir, part)[0];
+      // The entry and its inode in one statement: a path costs one lookup per component.
+      const row = this.#sql.exec(
+        "SELECT d.ino, i.kind, i.target FROM ws_dirent d LEFT JOIN ws_inode i ON i.ino = d.ino " +
+          "WHERE d.parent = ? AND d.name = ?",
+        dir,
+        part,
+      )[0];
       if (!row) {
         if (queue.length === 0) return at.missing(part, path);
         throw fsError("ENOENT", path, "resolve", "a directory on the way does not exist");
       }
       const ino = Number(row.ino);
-      const inode = this.#inode(ino);
+      if (row.kind === null) {
+        throw new WorkflowDatabaseCorruptError(
+          `Cannot read the Workspace: inode ${ino} is missing`,
+        );
+      }
+      const inode = row as unknown as Pick<InodeRow, "kind" | "target">;
       if (inode.kind === "symlink" && (queue.length > 0 || followLast)) {
         if (++at.hops > MAX_SYMLINK_HOPS) {
           throw fsError("ELOOP", path, "resolve", "too many levels of symbolic links");
@@ -400,16 +410,16 @@ export class Workspace {
   }
 
   #newInode(kind: InodeKind, mode: number, target: string | null): number {
-    this.#sql.exec(
+    const [row] = this.#sql.exec(
       "INSERT INTO ws_inode (kind, mode, size, target, chunks, nlink, hash) " +
-        "VALUES (?, ?, ?, ?, NULL, ?, NULL)",
+        "VALUES (?, ?, ?, ?, NULL, ?, NULL) RETURNING ino",
       kind,
       mode,
       target === null ? 0 : new TextEncoder().encode(target).length,
       target,
       kind === "dir" ? 2 : 1,
     );
-    return Number(this.#sql.exec("SELECT last_insert_rowid() AS ino")[0].ino);
+    return Number(row.ino);
   }
 
   #mkdirAt(parent: number, name: string, mode: number): number {
@@ -419,7 +429,7 @@ export class Workspace {
     return ino;
   }
 
-  #setContent(ino: number, data: Uint8Array, path: string): void {
+  #setContent(ino: number, data: Uint8Array, path: string, linked = true): void {
     const hashes: string[] = [];
     for (let offset = 0; offset < data.length; offset += CHUNK_SIZE) {
       const chunk = data.subarray(offset, Math.min(offset + CHUNK_SIZE, data.length));
@@ -439,7 +449,7 @@ export class Workspace {
       JSON.stringify(hashes),
       ino,
     );
-    this.#markParentsDirty(ino);
+    if (linked) this.#markParentsDirty(ino);
   }
 
   #link(parent: number, name: string, ino: number): void {
@@ -490,19 +500,19 @@ export class Workspace {
     let current = dir;
     let entry = name;
     for (;;) {
-      const hash = this.#sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", current)[0]?.hash;
-      const base = typeof hash === "string" ? hash : null;
+      // Its hash and the entry naming it, in one statement (a directory has one entry).
+      const row: SqlRow | undefined = this.#sql.exec(
+        "SELECT i.hash, d.parent, d.name FROM ws_inode i LEFT JOIN ws_dirent d ON d.ino = i.ino " +
+          "WHERE i.ino = ? LIMIT 1",
+        current,
+      )[0];
+      const base = typeof row?.hash === "string" ? row.hash : null;
       noteChange(this.#sql, current, entry, base);
       if (base === null) return;
       this.#sql.exec("UPDATE ws_inode SET hash = NULL WHERE ino = ?", current);
-      if (current === ROOT_INO) return;
-      const up: SqlRow | undefined = this.#sql.exec(
-        "SELECT parent, name FROM ws_dirent WHERE ino = ? LIMIT 1",
-        current,
-      )[0];
-      if (!up) return;
-      current = Number(up.parent);
-      entry = String(up.name);
+      if (current === ROOT_INO || row?.parent === null || row?.parent === undefined) return;
+      current = Number(row.parent);
+      entry = String(row.name);
     }
   }
 
@@ -516,12 +526,13 @@ export class Workspace {
 
 /**
  * Where a path resolution stands: the directories entered from the root, their
- * kinds (read once, the root's when first needed) and names, and the UTF-8
+ * kinds (read with their entries) and names, and the UTF-8
  * length of the canonical path they spell, which never exceeds `MAX_PATH_BYTES`.
  */
 class Resolution {
   readonly stack: number[] = [ROOT_INO];
-  readonly kinds: (InodeKind | undefined)[] = [undefined];
+  /** The root is a directory (inode 1 always is; a damaged one fails its publication). */
+  readonly kinds: InodeKind[] = ["dir"];
   readonly names: string[] = [""];
   /** Symlinks followed so far. */
   hops = 0;
