@@ -215,15 +215,27 @@ function peerChecks(short: readonly StepPeerRow[], long: readonly StepPeerRow[])
   ];
 }
 
-/** The in-process `<File>` effect's check: its median ÷ the bare commit's, in one comparison. */
-function fileEffectCheck(rows: readonly PeerRow[]): string[] {
-  const median = (name: string) => rows.find((row) => row.name === name)!.summary.medianMs;
-  const ratio = median(FILE_EFFECT.empty) / median(FILE_EFFECT.bare);
+/**
+ * The in-process `<File>` effect's checks: its median ÷ the bare commit's, in
+ * one comparison (target), and the same of their fastest calls (context: the
+ * least disk wait, where CPU time shows).
+ */
+function fileEffectChecks(rows: readonly PeerRow[]): string[][] {
+  const summary = (name: string) => rows.find((row) => row.name === name)!.summary;
+  const ratio = summary(FILE_EFFECT.empty).medianMs / summary(FILE_EFFECT.bare).medianMs;
   return [
-    "<File> effect (1 KiB, Workspace, gate on) ÷ bare SQLite commit, median",
-    `${fixed(ratio, 2)}×`,
-    `≤ ${TARGET_FILE_EFFECT_RATIO}×`,
-    ratio <= TARGET_FILE_EFFECT_RATIO ? "yes" : "no",
+    [
+      "<File> effect (1 KiB, Workspace, gate on) ÷ bare SQLite commit, median",
+      `${fixed(ratio, 2)}×`,
+      `≤ ${TARGET_FILE_EFFECT_RATIO}×`,
+      ratio <= TARGET_FILE_EFFECT_RATIO ? "yes" : "no",
+    ],
+    [
+      "<File> effect ÷ bare SQLite commit, fastest calls (least disk wait)",
+      `${fixed(summary(FILE_EFFECT.empty).minMs / summary(FILE_EFFECT.bare).minMs, 2)}×`,
+      "(context)",
+      "",
+    ],
   ];
 }
 
@@ -537,7 +549,7 @@ if (Deno.args[0] === "step") {
   console.log(
     markdownTable(
       ["check", "measured", "target", "met"],
-      [...stepCliChecks(cli), fileEffectCheck(effectRows)],
+      [...stepCliChecks(cli), ...fileEffectChecks(effectRows)],
       "lrrl",
     ),
   );
@@ -749,7 +761,7 @@ const summaryTable = markdownTable(
       "(context)",
       "",
     ],
-    fileEffectCheck(fileEffect),
+    ...fileEffectChecks(fileEffect),
     ...stepCliChecks(stepCli),
     [
       `Worker Shell \`${SCRIPT}\` effect, warm, p50`,
