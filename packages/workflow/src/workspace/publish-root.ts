@@ -19,7 +19,7 @@
 import { sha256Hex } from "@xmd/core/protocol";
 import { z } from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
-import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
+import type { SqlSeam } from "../sql/sql-seam.ts";
 import {
   changesIn,
   committed,
@@ -40,13 +40,17 @@ const InodeSchema = z.object({
   chunks: z.string().nullable(),
   hash: z.string().regex(HASH).nullable(),
 });
-const ChildSchema = z.object({
+/** A directory entry with its inode, as publication reads a changed name. */
+const EntryRowSchema = z.object({
   ino: z.number().int(),
   kind: z.enum(["dir", "file", "symlink"]),
   mode: z.number().int(),
   target: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  chunks: z.string().nullable(),
   hash: z.string().regex(HASH).nullable(),
 });
+type EntryRow = z.infer<typeof EntryRowSchema>;
 const ChunksSchema = z.array(z.string().regex(HASH));
 const EntriesSchema = z.object({ entries: z.string().startsWith("["), missing: z.literal(0) });
 
@@ -78,14 +82,33 @@ export function forgetHashes(sql: SqlSeam): void {
 }
 
 /**
+ * What one publication has read and hashed: the changed names of recorded
+ * directories with their inodes as first looked up (undefined: removed), and
+ * the hashes computed since. A name's row is read once: its directory's tree
+ * is rebuilt from it, with the hash its inode was given in the same walk.
+ */
+interface Walk {
+  entries: Map<number, Map<string, EntryRow | undefined>>;
+  hashes: Map<number, string>;
+}
+
+/** An inode to hash, with its row when a changed name's lookup read it. */
+interface Pending {
+  ino: number;
+  expanded: boolean;
+  row?: EntryRow;
+}
+
+/**
  * The object hash of inode `top`, hashing its dirty descendants first. The
  * walk keeps its own stack (children before their directory) rather than
  * recursing, so a tree of any depth publishes; a directory met again while it
  * is still open is a cycle, which only damage can make.
  */
 function hashOf(sql: SqlSeam, sha256: Sha256, top: number): string {
+  const walk: Walk = { entries: new Map(), hashes: new Map() };
   // Files have no children: only directories are opened.
-  const stack = [{ ino: top, expanded: false }];
+  const stack: Pending[] = [{ ino: top, expanded: false }];
   const open = new Set<number>();
   // `top` is the last inode popped, so the walk ends holding its hash.
   let hash = "";
@@ -94,15 +117,13 @@ function hashOf(sql: SqlSeam, sha256: Sha256, top: number): string {
     if (item.expanded) {
       stack.pop();
       open.delete(item.ino);
-      hash = hashOne(sql, sha256, item.ino);
+      hash = hashOne(sql, sha256, item.ino, walk, item.row);
       continue;
     }
     if (open.has(item.ino)) throw corrupt(item.ino);
     item.expanded = true;
     open.add(item.ino);
-    for (const child of dirtyChildren(sql, item.ino)) {
-      stack.push({ ino: Number(child.ino), expanded: child.kind !== "dir" });
-    }
+    stack.push(...dirtyChildren(sql, item.ino, walk));
   }
   return hash;
 }
@@ -111,51 +132,76 @@ function hashOf(sql: SqlSeam, sha256: Sha256, top: number): string {
  * The dirty children (files and directories) of directory `ino`. When its
  * changes are recorded, only the names changed in it can be dirty (every
  * inode was clean at the last published commit, and every change since noted
- * its name in each directory above it), so only those are looked up: the
- * cost follows the changes, not the size of the directory.
+ * its name in each directory above it), so only those are looked up, and
+ * kept for its tree: the cost follows the changes, not the size of the
+ * directory.
  */
-function dirtyChildren(sql: SqlSeam, ino: number): SqlRow[] {
+function dirtyChildren(sql: SqlSeam, ino: number, walk: Walk): Pending[] {
   const changes = changesIn(sql, ino);
   if (!changes) {
     return sql.exec(
       "SELECT d.ino, i.kind FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
         "WHERE d.parent = ? AND i.hash IS NULL AND i.kind != 'symlink'",
       ino,
-    );
+    ).map((child) => ({ ino: Number(child.ino), expanded: child.kind !== "dir" }));
   }
-  const dirty: SqlRow[] = [];
+  const looked = new Map<string, EntryRow | undefined>();
+  walk.entries.set(ino, looked);
+  const dirty: Pending[] = [];
   for (const name of changes.names) {
-    dirty.push(
-      ...sql.exec(
-        "SELECT d.ino, i.kind FROM ws_dirent d JOIN ws_inode i ON i.ino = d.ino " +
-          "WHERE d.parent = ? AND d.name = ? AND i.hash IS NULL AND i.kind != 'symlink'",
-        ino,
-        name,
-      ),
-    );
+    const row = entryRow(sql, ino, name);
+    looked.set(name, row);
+    if (row && row.hash === null && row.kind !== "symlink") {
+      dirty.push({ ino: row.ino, expanded: row.kind !== "dir", row });
+    }
   }
   return dirty;
 }
 
-/** The object hash of one inode whose dirty children are already hashed. */
-function hashOne(sql: SqlSeam, sha256: Sha256, ino: number): string {
-  const row = InodeSchema.safeParse(
-    sql.exec("SELECT kind, size, chunks, hash FROM ws_inode WHERE ino = ?", ino)[0],
-  );
-  if (!row.success || row.data.kind === "symlink") throw corrupt(ino);
-  const inode = row.data;
+/** Entry `name` of directory `dir` with its inode, or undefined when there is none. */
+function entryRow(sql: SqlSeam, dir: number, name: string): EntryRow | undefined {
+  const found = sql.exec(
+    "SELECT i.ino, i.kind, i.mode, i.target, i.size, i.chunks, i.hash FROM ws_dirent d " +
+      "JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ? AND d.name = ?",
+    dir,
+    name,
+  )[0];
+  if (found === undefined) return undefined;
+  const row = EntryRowSchema.safeParse(found);
+  if (!row.success) throw corrupt(dir);
+  return row.data;
+}
+
+/**
+ * The object hash of one inode whose dirty children are already hashed;
+ * `known` is its row when the walk has read it already.
+ */
+function hashOne(sql: SqlSeam, sha256: Sha256, ino: number, walk: Walk, known?: EntryRow): string {
+  // An inode met twice (hard links) is hashed once.
+  const done = walk.hashes.get(ino);
+  if (done !== undefined) return done;
+  let inode: Pick<EntryRow, "kind" | "size" | "chunks" | "hash"> | undefined = known;
+  if (inode === undefined) {
+    const row = InodeSchema.safeParse(
+      sql.exec("SELECT kind, size, chunks, hash FROM ws_inode WHERE ino = ?", ino)[0],
+    );
+    if (!row.success) throw corrupt(ino);
+    inode = row.data;
+  }
+  if (inode.kind === "symlink") throw corrupt(ino);
   if (inode.hash !== null) return inode.hash;
   let text: string;
   let patched: PatchedTree | undefined;
   if (inode.kind === "file") {
     text = fileObject(inode.size, parseChunks(inode.chunks, ino));
   } else {
-    patched = patchedTree(sql, ino);
+    patched = patchedTree(sql, ino, walk);
     text = treeObjectOf(patched ? `[${patched.tree.entries.join(",")}]` : allEntries(sql, ino));
   }
   const hash = objectHash(text, sha256);
   storeObject(sql, hash, text, patched?.delta);
   sql.exec("UPDATE ws_inode SET hash = ? WHERE ino = ?", hash, ino);
+  walk.hashes.set(ino, hash);
   if (patched) rememberTree(sql, hash, patched.tree);
   return hash;
 }
@@ -167,22 +213,18 @@ interface PatchedTree {
 }
 
 /** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
-function patchedTree(sql: SqlSeam, ino: number): PatchedTree | undefined {
+function patchedTree(sql: SqlSeam, ino: number, walk: Walk): PatchedTree | undefined {
   const changes = changesIn(sql, ino);
   const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base));
   if (!changes || !base) return undefined;
+  const looked = walk.entries.get(ino);
   const names = [...base.names];
   const entries = [...base.entries];
   const set: [string, string][] = [];
   const remove: string[] = [];
   for (const name of changes.names) {
     const [at, found] = search(names, name);
-    const row = sql.exec(
-      "SELECT i.ino, i.kind, i.mode, i.target, i.hash FROM ws_dirent d " +
-        "JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ? AND d.name = ?",
-      ino,
-      name,
-    )[0];
+    const row = looked?.has(name) ? looked.get(name) : entryRow(sql, ino, name);
     if (row === undefined) {
       if (found) {
         names.splice(at, 1);
@@ -191,12 +233,10 @@ function patchedTree(sql: SqlSeam, ino: number): PatchedTree | undefined {
       }
       continue;
     }
-    const child = ChildSchema.safeParse(row);
-    if (!child.success) throw corrupt(ino);
-    const { kind, mode, target, hash } = child.data;
-    // Every dirty child was hashed before its directory (`hashOf`).
-    const ref = kind === "symlink" ? target : hash;
-    if (ref === null) throw corrupt(child.data.ino);
+    const { kind, mode, target } = row;
+    // Every dirty child was hashed before its directory (`hashOf`), in this walk.
+    const ref = kind === "symlink" ? target : walk.hashes.get(row.ino) ?? row.hash;
+    if (ref === null) throw corrupt(row.ino);
     const entry = JSON.stringify([name, kind, mode, ref]);
     if (found) {
       if (entries[at] !== entry) set.push([name, entry]);
