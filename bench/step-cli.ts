@@ -78,8 +78,6 @@ export interface StepCliResult {
   wallOverCommit: number;
   /** `stepCpuMs` ÷ the bare commit's median. */
   cpuOverCommit: number;
-  /** (large − small fastest run) ÷ steps, over the bare commit's fastest: the least disk wait. */
-  minOverCommit: number;
 }
 
 /** Installs `xmd` into `dir`, writes both documents and measures them against the bare commit. */
@@ -185,7 +183,6 @@ export async function runStepCli(dir: string): Promise<StepCliResult> {
       stepCpuMs,
       wallOverCommit: stepWallMs / bareSummary.medianMs,
       cpuOverCommit: stepCpuMs / bareSummary.medianMs,
-      minOverCommit: (wall(large).minMs - wall(small).minMs) / steps / bareSummary.minMs,
     };
     console.error(
       `  per step through the CLI: ${fixed(stepWallMs, 3)} ms wall, ${
@@ -242,12 +239,6 @@ export function stepCliChecks(result: StepCliResult): string[][] {
     [
       "marginal <File> step through the CLI, CPU ÷ bare FULL commit (wall), median",
       `${fixed(result.cpuOverCommit, 2)}× (${fixed(result.stepCpuMs, 3)} ms)`,
-      "(context)",
-      "",
-    ],
-    [
-      "marginal <File> step through the CLI ÷ bare FULL commit, fastest runs (least disk wait)",
-      `${fixed(result.minOverCommit, 2)}×`,
       "(context)",
       "",
     ],
