@@ -1,9 +1,10 @@
 /**
  * One timed operation of the scale bench, in a process of its own so its peak
  * memory is its own: `deno run -A bench/_scale-op.ts <op> <runs> <id> <arg>`.
- * It prints one JSON line `{ms, peakRssBytes}`: the operation's wall time
- * (the process's start-up excluded) and the process's high-water mark of
- * resident memory (`VmHWM`, Linux; null elsewhere).
+ * It prints one JSON line `{ms, cpuMs, peakRssBytes}`: the operation's wall
+ * time and the CPU time the process spent during it (user and system, every
+ * thread; the process's start-up excluded), and the process's high-water mark
+ * of resident memory (`VmHWM`, Linux; null elsewhere).
  *
  * Operations, each through `LocalWorkflowHost` as the CLI calls it:
  * - `resume`: the run (a copy, made before the clock starts) is answered and
@@ -12,6 +13,9 @@
  * - `export`: the current root written into a new folder.
  * - `diff`: the roots after event 1 and after event `<arg>`.
  * - `list`: every run of the folder.
+ * - `write`: one file of `<arg>` MiB written into a new Workspace database
+ *   (WAL, `synchronous=FULL`) with `Workspace.writeFileFrom` from pieces of
+ *   64 KiB made as they are asked for, its root published and committed.
  *
  * Invariant: each operation is checked to have done its work (a completed
  * run, the number of events, files or runs expected), so the bench never
@@ -19,7 +23,11 @@
  *
  * @module
  */
+import process from "node:process";
+import { DatabaseSync } from "node:sqlite";
 import { LocalWorkflowHost } from "@xmd/workflow/deno";
+import { nativeSha256Hex, NodeSqliteSeam } from "@xmd/workflow/deno/internal";
+import { publishRoot, Workspace } from "@xmd/workflow/internal";
 
 const [op, runs, id, arg] = Deno.args;
 const expected = Number(arg);
@@ -58,6 +66,7 @@ if (op === "resume") {
 }
 const exportTo = `${await Deno.makeTempDir()}/export`;
 
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 switch (op) {
   case "resume": {
@@ -81,6 +90,34 @@ switch (op) {
     check(diff.added.length > 0, "nothing differs");
     break;
   }
+  case "write": {
+    const file = `${runs}/write-${crypto.randomUUID()}.sqlite`;
+    prepared = () =>
+      Promise.all(
+        [file, `${file}-wal`, `${file}-shm`].map((path) => Deno.remove(path).catch(() => {})),
+      ).then(() => {});
+    const database = new DatabaseSync(file);
+    database.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL");
+    const seam = new NodeSqliteSeam(database);
+    seam.transaction(() => Workspace.initialize(seam));
+    const workspace = new Workspace(seam, { sha256: nativeSha256Hex });
+    const piece = new Uint8Array(64 * 1024);
+    function* pieces(): Generator<Uint8Array> {
+      for (let index = 0; index < expected * 16; index++) {
+        // Distinct bytes in every piece (one buffer, reused), so no chunk is stored once for two.
+        new DataView(piece.buffer).setUint32(0, index);
+        piece.fill(index % 251, 4);
+        yield piece;
+      }
+    }
+    seam.transaction(() => {
+      workspace.writeFileFrom("/big.bin", pieces());
+      publishRoot(seam, nativeSha256Hex);
+    });
+    check(workspace.stat("/big.bin").size === expected * 1024 * 1024, "the file is short");
+    database.close();
+    break;
+  }
   case "list": {
     const listing = await host.list();
     check(listing.runs.length === expected, `${listing.runs.length} runs listed`);
@@ -90,7 +127,9 @@ switch (op) {
     throw new Error(`Unknown scale operation ${op}`);
 }
 const ms = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+const cpuMs = (cpu.user + cpu.system) / 1_000;
 const peakRssBytes = await peakRss();
 await prepared();
 await Deno.remove(exportTo.slice(0, exportTo.lastIndexOf("/")), { recursive: true });
-console.log(JSON.stringify({ ms, peakRssBytes }));
+console.log(JSON.stringify({ ms, cpuMs, peakRssBytes }));

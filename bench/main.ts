@@ -54,7 +54,15 @@ import { STEP_BYTES } from "./workflow-steps.ts";
 import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 import { BLOCK_FILES, runWorkspaceGate, workspaceGateTable } from "./workspace-gate.ts";
 import { FILES, openVerifyRunFixture } from "./verify-run.ts";
-import { runScale, SCALE_SAMPLES, scaleSizes, scaleTable, TARGET_SCALE_GROWTH } from "./scale.ts";
+import {
+  contentSizes,
+  runScale,
+  SCALE_SAMPLES,
+  scaleSizes,
+  scaleTable,
+  TARGET_SCALE_GROWTH,
+  writeSizes,
+} from "./scale.ts";
 import { remoteTables, runRemote } from "./remote.ts";
 
 const SIZES = [1_000, 2_500, 5_000, 10_000] as const;
@@ -899,12 +907,18 @@ const markdown = [
   "",
   `Scale (\`bench/scale.ts\`): a run of N \`<File>\` writes (N events, N files in folders of 100, then`,
   "an `<Elicit>`), built once per size; each operation then runs through `LocalWorkflowHost` in a",
-  `fresh process (${SCALE_SAMPLES} each), which also reports its peak resident memory. \`resume\` answers a copy of`,
+  `fresh process (${SCALE_SAMPLES} each), which also reports its CPU time and peak resident memory. \`resume\` answers a copy of`,
   "the run and resumes it to completion (verification, replay of every event, one effect); `list` reads",
-  `folders of small runs. The last columns: cost per item ÷ the same operation's at a tenth of the size`,
-  `(target ≤ ${TARGET_SCALE_GROWTH}×). Sizes: ${
+  "folders of small runs. The content rows: runs whose Workspace holds files of just under 1 MiB, timed",
+  "per MiB, and one file written through `Workspace.writeFileFrom` from 64 KiB pieces and committed",
+  `(its peak memory is not the file's size). The last columns: cost per item ÷ the same operation's at`,
+  `the next size down, about a tenth (target ≤ ${TARGET_SCALE_GROWTH}×). Sizes: ${
     scaleSizes().map((size) => fixed(size, 0)).join(", ")
-  } (\`XMD_BENCH_SCALE_MAX=100000\` adds 100,000).`,
+  } events (\`XMD_BENCH_SCALE_MAX=100000\` adds 100,000); ${
+    contentSizes().map((size) => fixed(size, 0)).join(", ")
+  } MiB of content and one file of ${
+    writeSizes().map((size) => fixed(size, 0)).join(", ")
+  } MiB (\`XMD_BENCH_SCALE_GIB=1\`: 1 GiB).`,
   "",
   scaleTable(scale),
   "",

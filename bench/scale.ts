@@ -11,7 +11,13 @@
  * the run (issue "Fast to the floor", target 5).
  *
  * Sizes: 1,000 and 10,000 events, and 100,000 when `XMD_BENCH_SCALE_MAX` is at
- * least 100000 (building that run takes minutes).
+ * least 100000 (building that run takes minutes). Each of those runs holds as
+ * many files as events, so its rows are also the Workspaces of 1k, 10k and
+ * 100k files. Workspaces of content: runs of 10 and 102 files of just under
+ * 1 MiB, and 1,024 (1 GiB) with `XMD_BENCH_SCALE_GIB` set, timed per MiB; and
+ * one file of 10 and 100 MiB (100 MiB and 1 GiB with `XMD_BENCH_SCALE_GIB`)
+ * written through `Workspace.writeFileFrom` and committed, whose peak memory
+ * shows it is never held whole.
  *
  * @module
  */
@@ -38,6 +44,32 @@ export function scaleSizes(): number[] {
 /** Run-list sizes measured. */
 export const LIST_SIZES = [10, 100, 1_000];
 
+/**
+ * The content Workspaces measured, in files of just under 1 MiB (so MiB):
+ * about 10 and 100 MiB, and 1 GiB when `XMD_BENCH_SCALE_GIB` is set
+ * (building it writes 1 GiB through 1,024 durable effects).
+ */
+export function contentSizes(): number[] {
+  return Deno.env.get("XMD_BENCH_SCALE_GIB") ? [10, 102, 1_024] : [10, 102];
+}
+
+/** The sizes of the one file `Workspace.writeFileFrom` writes, in MiB: 100 MiB, and 1 GiB as above. */
+export function writeSizes(): number[] {
+  return Deno.env.get("XMD_BENCH_SCALE_GIB") ? [100, 1_024] : [10, 100];
+}
+
+/** Characters of filler in each file of the content runs: with its number, just under 1 MiB. */
+const CONTENT_REPEAT = 174_700;
+
+const CONTENT_DOCUMENT = [
+  '<Each items={props.items} as="i">',
+  `<File path={\`big/\${i}.bin\`}>{i} {props.word.repeat(${CONTENT_REPEAT})}</File>`,
+  "</Each>",
+  "",
+  '<Elicit as="go" schema={{ type: "boolean" }}>Go on?</Elicit>',
+  "",
+].join("\n");
+
 const RUN_DOCUMENT = [
   '<Each items={props.items} as="i">',
   "<File path={`d/${i.d}/${i.i}.txt`}>line {i.i}</File>",
@@ -59,10 +91,14 @@ export interface ScaleRow {
   maxMs: number;
   /** Median cost per item, µs. */
   usPerItem: number;
+  /** Median CPU time per item (the process's, every thread), µs: steadier than wall time on a shared machine. */
+  cpuUsPerItem: number;
   /** Highest peak resident memory of the samples, bytes (null: not Linux). */
   peakRssBytes: number | null;
   /** This row's cost per item ÷ the same operation's at a tenth of the size (null: smallest). */
   growth: number | null;
+  /** The same for the CPU time per item. */
+  cpuGrowth: number | null;
 }
 
 const quiet = {
@@ -88,6 +124,22 @@ async function buildRun(runs: string, id: string, items: number): Promise<number
   return (await host.inspect(id)).record.eventCount;
 }
 
+/** A run whose Workspace holds `files` files of just under 1 MiB each, distinct, then a question. */
+async function buildContentRun(runs: string, id: string, files: number): Promise<number> {
+  const program = await loadProgram(
+    { file: "content.md", text: CONTENT_DOCUMENT },
+    () => Promise.resolve(undefined),
+  );
+  const props: JsonObject = { items: Array.from({ length: files }, (_, i) => i), word: "lorem " };
+  const host = new LocalWorkflowHost(runs);
+  // Only building: the gate's scan of the bytes is not what these rows measure.
+  const report = await host.start({ id, program, props }, { ...quiet, secretDetection: false });
+  if (report.status !== "suspended") {
+    throw new Error(`Cannot build the content run: it ended ${report.status}`);
+  }
+  return (await host.inspect(id)).record.eventCount;
+}
+
 async function buildRuns(runs: string, count: number): Promise<void> {
   const program = await loadProgram(
     { file: "small.md", text: '<File path="a.txt">a</File>\n' },
@@ -99,12 +151,19 @@ async function buildRuns(runs: string, count: number): Promise<void> {
   }
 }
 
+/** One timed process: wall and CPU time of the operation, and the process's peak memory. */
+interface Sample {
+  ms: number;
+  cpuMs: number;
+  peakRssBytes: number | null;
+}
+
 async function timeOp(
   op: string,
   runs: string,
   id: string,
   arg: number,
-): Promise<{ ms: number; peakRssBytes: number | null }> {
+): Promise<Sample> {
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "-A", `--config=${CONFIG}`, `--lock=${LOCK}`, OP, op, runs, id, `${arg}`],
     stdout: "piped",
@@ -120,11 +179,12 @@ async function timeOp(
 async function measure(
   name: string,
   items: number,
-  sample: () => Promise<{ ms: number; peakRssBytes: number | null }>,
+  sample: () => Promise<Sample>,
 ): Promise<ScaleRow> {
   const samples = [];
   for (let n = 0; n < SCALE_SAMPLES; n++) samples.push(await sample());
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const cpu = samples.map((s) => s.cpuMs).sort((a, b) => a - b);
   const rss = samples.map((s) => s.peakRssBytes);
   const medianMs = ms[ms.length >> 1];
   console.error(`  ${name}, ${fixed(items, 0)}: ${fixed(medianMs, 1)} ms`);
@@ -134,8 +194,10 @@ async function measure(
     medianMs,
     maxMs: ms[ms.length - 1],
     usPerItem: medianMs * 1_000 / items,
+    cpuUsPerItem: cpu[cpu.length >> 1] * 1_000 / items,
     peakRssBytes: rss.includes(null) ? null : Math.max(...rss as number[]),
     growth: null,
+    cpuGrowth: null,
   };
 }
 
@@ -162,6 +224,36 @@ export async function runScale(): Promise<ScaleRow[]> {
         await measure("diff of event 1 and the last", size, () => timeOp("diff", runs, id, events)),
       );
     }
+    for (const mib of contentSizes()) {
+      const runs = `${dir}/content-${mib}`;
+      const id = `content-${mib}`;
+      console.error(`  building a run whose Workspace holds ${fixed(mib, 0)} MiB`);
+      const events = await buildContentRun(runs, id, mib);
+      const row = (op: string) => `${op}, Workspace of 1 MiB files (per MiB)`;
+      rows.push(await measure(row("resume"), mib, () => timeOp("resume", runs, id, 0)));
+      rows.push(
+        await measure(row("history --json"), mib, () => timeOp("history", runs, id, events)),
+      );
+      rows.push(await measure(row("export"), mib, () => timeOp("export", runs, id, mib)));
+      rows.push(
+        await measure(
+          row("diff of event 1 and the last"),
+          mib,
+          () => timeOp("diff", runs, id, events),
+        ),
+      );
+    }
+    for (const mib of writeSizes()) {
+      const runs = `${dir}/write-${mib}`;
+      await Deno.mkdir(runs);
+      rows.push(
+        await measure(
+          "Workspace.writeFileFrom of one file, 64 KiB pieces, committed (per MiB)",
+          mib,
+          () => timeOp("write", runs, "-", mib),
+        ),
+      );
+    }
     for (const count of LIST_SIZES) {
       const runs = `${dir}/list-${count}`;
       await buildRuns(runs, count);
@@ -171,8 +263,13 @@ export async function runScale(): Promise<ScaleRow[]> {
     await Deno.remove(dir, { recursive: true });
   }
   for (const row of rows) {
-    const smaller = rows.find((other) => other.name === row.name && other.items * 10 === row.items);
-    if (smaller) row.growth = row.usPerItem / smaller.usPerItem;
+    // The same operation at the next size down (a tenth, or about a tenth for the MiB rows).
+    const smaller = rows.filter((other) => other.name === row.name && other.items < row.items)
+      .at(-1);
+    if (smaller) {
+      row.growth = row.usPerItem / smaller.usPerItem;
+      row.cpuGrowth = row.cpuUsPerItem / smaller.cpuUsPerItem;
+    }
   }
   return rows;
 }
@@ -186,8 +283,10 @@ export function scaleTable(rows: readonly ScaleRow[]): string {
       "median ms",
       "max ms",
       "µs/item",
+      "CPU µs/item",
       "peak RSS MB",
       "µs/item ÷ at ⅒",
+      "CPU ÷ at ⅒",
       "met",
     ],
     rows.map((row) => [
@@ -196,10 +295,12 @@ export function scaleTable(rows: readonly ScaleRow[]): string {
       fixed(row.medianMs, 1),
       fixed(row.maxMs, 1),
       fixed(row.usPerItem, 1),
+      fixed(row.cpuUsPerItem, 1),
       row.peakRssBytes === null ? "-" : fixed(row.peakRssBytes / 1e6, 0),
       row.growth === null ? "-" : `${fixed(row.growth, 2)}×`,
+      row.cpuGrowth === null ? "-" : `${fixed(row.cpuGrowth, 2)}×`,
       row.growth === null ? "" : row.growth <= TARGET_SCALE_GROWTH ? "yes" : "no",
     ]),
-    "lrrrrrrl",
+    "lrrrrrrrrl",
   );
 }

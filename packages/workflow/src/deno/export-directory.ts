@@ -118,7 +118,13 @@ export async function exportDirectory(
             counts.hardLinks++;
             break;
           }
-          await Deno.writeFile(path, entry.content, { createNew: true, mode: 0o600 });
+          {
+            // Chunk by chunk: a file of any size is never held whole.
+            using file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+            for (const chunk of entry.chunks()) {
+              for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+            }
+          }
           await Deno.chmod(path, entry.mode & mask);
           written.set(entry.path, { object: entry.object, mode: entry.mode });
           counts.files++;

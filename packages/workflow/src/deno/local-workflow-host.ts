@@ -264,9 +264,9 @@ export class LocalWorkflowHost implements WorkflowHost {
       const root = at === null ? record.root : rootAfter(store, id, at);
       await checkExportTarget(directory);
       // Everything is read and checked before the first byte is written: a damaged root writes nothing.
-      verifyRoot(seam, root, where);
+      verifyRoot(seam, root, where, nativeSha256Hex);
       const counts = await exportDirectory(
-        walkRoot(seam, root, where),
+        walkRoot(seam, root, where, nativeSha256Hex),
         liveHardLinks(seam, root),
         directory,
         options,

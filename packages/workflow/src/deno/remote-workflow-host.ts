@@ -320,10 +320,10 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     using seam = memoryDatabase();
     await fetchRoot(connection, seam, root, nativeSha256Hex);
     const where = `run "${id}"`;
-    verifyRoot(seam, root, where);
+    verifyRoot(seam, root, where, nativeSha256Hex);
     // Hard links are known for the current root only (root format 1 holds none), as locally.
     const counts = await exportDirectory(
-      walkRoot(seam, root, where),
+      walkRoot(seam, root, where, nativeSha256Hex),
       root === record.root ? links : [],
       directory,
       options,

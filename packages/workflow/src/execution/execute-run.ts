@@ -140,7 +140,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
     if (!detached) {
       // A partial replay continues from the current root; a damaged Workspace stops it.
       const record = store.record();
-      verifyRoot(store.sql, record.root, `run "${record.id}"`);
+      verifyRoot(store.sql, record.root, `run "${record.id}"`, options.sha256);
       const workspace = new Workspace(store.sql, { sha256: options.sha256 });
       shell = options.shell?.(workspace);
       providers = {

@@ -252,7 +252,7 @@ function verifyCurrentRoot(
 ) {
   const where = `run "${record.id}"`;
   const { root, eventCount } = record;
-  verifyRoot(store.sql, root, where);
+  verifyRoot(store.sql, root, where, sha256);
   const journaled = eventCount === 0 ? root : store.rootAfter(eventCount);
   const live = store.sql.exec("SELECT hash FROM ws_inode WHERE ino = ?", ROOT_INO)[0]?.hash;
   if (journaled !== root || live !== root || liveRootOf(store.sql, where, sha256) !== root) {

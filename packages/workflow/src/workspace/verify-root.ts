@@ -12,7 +12,7 @@ import { z } from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { readObjectText } from "./object-store.ts";
-import { ROOT_FORMAT } from "./root-format.ts";
+import { ROOT_FORMAT, type Sha256 } from "./root-format.ts";
 import { compareUtf8 } from "./workspace.ts";
 
 const HASH: z.ZodType<string> = z.string().regex(/^[0-9a-f]{64}$/);
@@ -82,8 +82,13 @@ export function readObject<T>(sql: SqlSeam, hash: string, schema: z.ZodType<T>, 
   return result.data;
 }
 
-/** Reads a chunk and checks it hashes to its name. */
-export function readChunk(sql: SqlSeam, hash: string, where: string): Uint8Array {
+/** Reads a chunk and checks it hashes to its name (with `sha256`, any implementation of SHA-256). */
+export function readChunk(
+  sql: SqlSeam,
+  hash: string,
+  where: string,
+  sha256: Sha256 = sha256Hex,
+): Uint8Array {
   const row = sql.exec("SELECT data FROM ws_chunk WHERE hash = ?", hash)[0];
   if (!row) {
     throw new WorkflowDatabaseCorruptError(
@@ -91,7 +96,7 @@ export function readChunk(sql: SqlSeam, hash: string, where: string): Uint8Array
     );
   }
   const data = row.data as Uint8Array;
-  if (sha256Hex(data) !== hash) {
+  if (sha256(data) !== hash) {
     throw new WorkflowDatabaseCorruptError(
       `Cannot read ${where}: Workspace chunk ${hash.slice(0, 12)} does not match its hash`,
     );
@@ -99,8 +104,16 @@ export function readChunk(sql: SqlSeam, hash: string, where: string): Uint8Array
   return data;
 }
 
-/** Verifies everything root `rootId` reaches, tree by tree from a work list (any depth). */
-export function verifyRoot(sql: SqlSeam, rootId: string, where: string): void {
+/**
+ * Verifies everything root `rootId` reaches, tree by tree from a work list
+ * (any depth); chunks, the bulk of the bytes, are hashed with `sha256`.
+ */
+export function verifyRoot(
+  sql: SqlSeam,
+  rootId: string,
+  where: string,
+  sha256: Sha256 = sha256Hex,
+): void {
   const seen = new Set<string>([rootId]);
   const trees = [rootId];
   for (let hash = trees.pop(); hash !== undefined; hash = trees.pop()) {
@@ -114,7 +127,7 @@ export function verifyRoot(sql: SqlSeam, rootId: string, where: string): void {
       }
       const file = readObject(sql, ref, FileObjectSchema, where);
       let size = 0;
-      for (const chunk of file.chunks) size += readChunk(sql, chunk, where).length;
+      for (const chunk of file.chunks) size += readChunk(sql, chunk, where, sha256).length;
       if (size !== file.size) {
         throw new WorkflowDatabaseCorruptError(
           `Cannot read ${where}: a Workspace file's chunks do not add up to its size`,

@@ -14,8 +14,15 @@
  */
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
-import type { TreeEntry } from "./root-format.ts";
-import { FileObjectSchema, readChunk, readObject, TreeObjectSchema } from "./verify-root.ts";
+import { sha256Hex } from "@xmd/core/protocol";
+import type { Sha256, TreeEntry } from "./root-format.ts";
+import {
+  type FileObject,
+  FileObjectSchema,
+  readChunk,
+  readObject,
+  TreeObjectSchema,
+} from "./verify-root.ts";
 import { compareUtf8 } from "./workspace.ts";
 
 /** One entry of a root. */
@@ -27,7 +34,14 @@ export type RootEntry =
     mode: number;
     /** The file object's hash: equal hashes, equal contents. */
     object: string;
-    content: Uint8Array;
+    /** Bytes. */
+    size: number;
+    /**
+     * Reads the contents one stored chunk at a time, each checked against its
+     * hash, so a file of any size is never held whole; throws at the end if
+     * the chunks do not add up to `size`.
+     */
+    chunks(): Generator<Uint8Array>;
   }
   | { path: string; kind: "symlink"; mode: number; target: string };
 
@@ -41,19 +55,21 @@ export interface RootDiff {
   changed: string[];
 }
 
-/** Every entry root `root` holds, pre-order in tree order, with file contents. */
+/** Every entry root `root` holds, pre-order in tree order, each file's contents read on demand. */
 export function* walkRoot(
   sql: SqlSeam,
   root: string,
   where = "the Workspace",
+  sha256: Sha256 = sha256Hex,
 ): Generator<RootEntry> {
   for (const { path, entry } of walkTree(sql, root, "", where)) {
     if (entry.kind === "dir") yield { path, kind: "dir", mode: entry.mode };
     else if (entry.kind === "symlink") {
       yield { path, kind: "symlink", mode: entry.mode, target: entry.ref };
     } else {
-      const content = fileContent(sql, entry.ref, where);
-      yield { path, kind: "file", mode: entry.mode, object: entry.ref, content };
+      const file = readObject(sql, entry.ref, FileObjectSchema, where);
+      const chunks = () => fileChunks(sql, file, where, sha256);
+      yield { path, kind: "file", mode: entry.mode, object: entry.ref, size: file.size, chunks };
     }
   }
 }
@@ -98,22 +114,24 @@ function treeEntries(sql: SqlSeam, hash: string, where: string): TreeEntry[] {
     .map(([name, kind, mode, ref]) => ({ name, kind, mode, ref }));
 }
 
-function fileContent(sql: SqlSeam, hash: string, where: string): Uint8Array {
-  const file = readObject(sql, hash, FileObjectSchema, where);
-  const content = new Uint8Array(file.size);
-  let offset = 0;
+function* fileChunks(
+  sql: SqlSeam,
+  file: FileObject,
+  where: string,
+  sha256: Sha256,
+): Generator<Uint8Array> {
+  let size = 0;
   for (const chunk of file.chunks) {
-    const data = readChunk(sql, chunk, where);
-    if (offset + data.length > file.size) break;
-    content.set(data, offset);
-    offset += data.length;
+    const data = readChunk(sql, chunk, where, sha256);
+    size += data.length;
+    if (size > file.size) break;
+    yield data;
   }
-  if (offset !== file.size) {
+  if (size !== file.size) {
     throw new WorkflowDatabaseCorruptError(
       `Cannot read ${where}: a Workspace file's chunks do not add up to its size`,
     );
   }
-  return content;
 }
 
 /** Adds to `diff` what differs between trees `a` and `b`, pair by pair from a work list. */

@@ -20,12 +20,24 @@ function workspace(): Workspace {
 
 const publish = (ws: Workspace) => ws.sql.transaction(() => publishRoot(ws.sql));
 
+/** The pieces joined. */
+function contentOf(pieces: Iterable<Uint8Array>): Uint8Array {
+  const all = [...pieces];
+  const out = new Uint8Array(all.reduce((sum, piece) => sum + piece.length, 0));
+  let offset = 0;
+  for (const piece of all) {
+    out.set(piece, offset);
+    offset += piece.length;
+  }
+  return out;
+}
+
 /** The walk with file contents as text, for comparison. */
 function walked(ws: Workspace, root: string) {
   return [...walkRoot(ws.sql, root)].map((entry: RootEntry) => {
     if (entry.kind === "file") {
-      const { object: _, content, ...rest } = entry;
-      return { ...rest, content: new TextDecoder().decode(content) };
+      const { object: _, size: __, chunks, ...rest } = entry;
+      return { ...rest, content: new TextDecoder().decode(contentOf(chunks())) };
     }
     return entry;
   });
@@ -63,7 +75,11 @@ Deno.test("walkRoot reassembles a chunked file and walks an older root as it was
   const old = [...walkRoot(ws.sql, before)];
   assert.equal(old.length, 1);
   assert.equal(old[0].kind, "file");
-  assert.deepEqual(old[0].kind === "file" && old[0].content, big);
+  assert.ok(old[0].kind === "file");
+  assert.equal(old[0].size, big.length);
+  // One stored chunk at a time: a full chunk, then the rest.
+  assert.deepEqual([...old[0].chunks()].map((chunk) => chunk.length), [1024 * 1024, 17]);
+  assert.deepEqual(contentOf(old[0].chunks()), big);
   assert.deepEqual(walked(ws, after).map((entry) => entry.path), ["big", "new"]);
 });
 
@@ -164,9 +180,9 @@ Deno.test("walkRoot and diffRoots refuse damaged or missing objects as corruptio
   const root = publish(ws);
   const chunk = String(ws.sql.exec("SELECT hash FROM ws_chunk")[0].hash);
   ws.sql.exec("UPDATE ws_chunk SET data = ? WHERE hash = ?", text("CONTENT"), chunk);
-  assert.throws(() => [...walkRoot(ws.sql, root)], WorkflowDatabaseCorruptError);
+  assert.throws(() => walked(ws, root), WorkflowDatabaseCorruptError);
   ws.sql.exec("DELETE FROM ws_chunk WHERE hash = ?", chunk);
-  assert.throws(() => [...walkRoot(ws.sql, root)], /chunk [0-9a-f]{12} is missing/);
+  assert.throws(() => walked(ws, root), /chunk [0-9a-f]{12} is missing/);
   const missing = "0".repeat(64);
   assert.throws(() => [...walkRoot(ws.sql, missing)], /object 000000000000 is missing/);
   assert.throws(() => diffRoots(ws.sql, root, missing), WorkflowDatabaseCorruptError);

@@ -71,6 +71,9 @@ interface Located {
   ino: number | null;
 }
 
+/** Produces a file's contents by handing each chunk, in order, to `store`. */
+type Fill = (store: (chunk: Uint8Array) => void) => void;
+
 interface InodeRow {
   ino: number;
   kind: InodeKind;
@@ -161,17 +164,55 @@ export class Workspace {
 
   /** Writes a regular file (created with `mode` if missing; contents replaced if present). */
   writeFile(path: string, data: Uint8Array, options: { mode?: number } = {}): void {
+    this.#write(path, options, (store) => {
+      for (let offset = 0; offset < data.length; offset += CHUNK_SIZE) {
+        store(data.subarray(offset, Math.min(offset + CHUNK_SIZE, data.length)));
+      }
+    });
+  }
+
+  /**
+   * Writes a regular file as {@linkcode writeFile} does, its contents the
+   * pieces of `source` in order, of any sizes. Each chunk is stored as soon as
+   * its bytes have arrived, copied out of the pieces (so a source may reuse
+   * its buffer), and the file is never held whole: the same chunks, inode and
+   * root as `writeFile` of the pieces joined.
+   */
+  writeFileFrom(path: string, source: Iterable<Uint8Array>, options: { mode?: number } = {}): void {
+    this.#write(path, options, (store) => {
+      // One buffer for every chunk: each is hashed and bound (SQLite copies what it binds)
+      // before the next is copied in.
+      const buffer = new Uint8Array(CHUNK_SIZE);
+      let filled = 0;
+      for (const piece of source) {
+        for (let at = 0; at < piece.length;) {
+          const taken = Math.min(CHUNK_SIZE - filled, piece.length - at);
+          buffer.set(piece.subarray(at, at + taken), filled);
+          filled += taken;
+          at += taken;
+          if (filled === CHUNK_SIZE) {
+            store(buffer);
+            filled = 0;
+          }
+        }
+      }
+      if (filled > 0) store(buffer.subarray(0, filled));
+    });
+  }
+
+  /** Sets the contents of the file at `path` (created if missing) to the chunks `fill` stores. */
+  #write(path: string, options: { mode?: number }, fill: Fill): void {
     const located = this.#locate(path, true);
     if (located.ino !== null) {
       const inode = this.#inode(located.ino);
       if (inode.kind === "dir") throw fsError("EISDIR", path, "write", "it is a directory");
-      this.#setContent(located.ino, data, located.canonical);
+      this.#setContent(located.ino, fill, located.canonical);
       return;
     }
     const parent = this.#parentDir(located, path, "write");
     const ino = this.#newInode("file", options.mode ?? 0o644, null);
     // Not linked yet, so no directory to mark: linking it marks its own.
-    this.#setContent(ino, data, located.canonical, false);
+    this.#setContent(ino, fill, located.canonical, false);
     this.#link(parent, located.name, ino);
   }
 
@@ -429,10 +470,11 @@ export class Workspace {
     return ino;
   }
 
-  #setContent(ino: number, data: Uint8Array, path: string, linked = true): void {
+  /** Gives `ino` the chunks `fill` stores, in order (each a full `CHUNK_SIZE` but the last). */
+  #setContent(ino: number, fill: Fill, path: string, linked = true): void {
     const hashes: string[] = [];
-    for (let offset = 0; offset < data.length; offset += CHUNK_SIZE) {
-      const chunk = data.subarray(offset, Math.min(offset + CHUNK_SIZE, data.length));
+    let size = 0;
+    fill((chunk) => {
       const hash = this.#sha256(chunk);
       const inserted = this.#sql.exec(
         "INSERT OR IGNORE INTO ws_chunk (hash, data) VALUES (?, ?) RETURNING hash",
@@ -441,11 +483,12 @@ export class Workspace {
       );
       if (inserted.length > 0) noteChunk(this.#sql, hash);
       hashes.push(hash);
-    }
+      size += chunk.length;
+    });
     noteContent(this.#sql, path, hashes);
     this.#sql.exec(
       "UPDATE ws_inode SET size = ?, chunks = ?, hash = NULL WHERE ino = ?",
-      data.length,
+      size,
       JSON.stringify(hashes),
       ino,
     );
