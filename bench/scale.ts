@@ -17,7 +17,9 @@
  * 1 MiB, and 1,024 (1 GiB) with `XMD_BENCH_SCALE_GIB` set, timed per MiB; and
  * one file of 10 and 100 MiB (100 MiB and 1 GiB with `XMD_BENCH_SCALE_GIB`)
  * written through `Workspace.writeFileFrom` and committed, whose peak memory
- * shows it is never held whole.
+ * shows it is never held whole. `XMD_BENCH_SCALE_ROWS` (`events`, `content`,
+ * `write`, `list`, comma-separated) measures only those families, so the big
+ * sizes can be run apart.
  *
  * @module
  */
@@ -39,6 +41,12 @@ export const TARGET_SCALE_GROWTH = 1.25;
 export function scaleSizes(): number[] {
   const max = Number(Deno.env.get("XMD_BENCH_SCALE_MAX") ?? 10_000);
   return [1_000, 10_000, 100_000].filter((size) => size <= max);
+}
+
+/** The families of rows measured: all, or those `XMD_BENCH_SCALE_ROWS` names (comma-separated). */
+function measures(family: "events" | "content" | "write" | "list"): boolean {
+  const chosen = Deno.env.get("XMD_BENCH_SCALE_ROWS");
+  return chosen === undefined || chosen.split(",").includes(family);
 }
 
 /** Run-list sizes measured. */
@@ -206,7 +214,7 @@ export async function runScale(): Promise<ScaleRow[]> {
   const dir = await Deno.makeTempDir({ prefix: "xmd-bench-scale-" });
   const rows: ScaleRow[] = [];
   try {
-    for (const size of scaleSizes()) {
+    for (const size of measures("events") ? scaleSizes() : []) {
       const runs = `${dir}/runs-${size}`;
       const id = `scale-${size}`;
       console.error(`  building a run of ${fixed(size, 0)} <File> writes`);
@@ -224,7 +232,7 @@ export async function runScale(): Promise<ScaleRow[]> {
         await measure("diff of event 1 and the last", size, () => timeOp("diff", runs, id, events)),
       );
     }
-    for (const mib of contentSizes()) {
+    for (const mib of measures("content") ? contentSizes() : []) {
       const runs = `${dir}/content-${mib}`;
       const id = `content-${mib}`;
       console.error(`  building a run whose Workspace holds ${fixed(mib, 0)} MiB`);
@@ -243,7 +251,7 @@ export async function runScale(): Promise<ScaleRow[]> {
         ),
       );
     }
-    for (const mib of writeSizes()) {
+    for (const mib of measures("write") ? writeSizes() : []) {
       const runs = `${dir}/write-${mib}`;
       await Deno.mkdir(runs);
       rows.push(
@@ -254,7 +262,7 @@ export async function runScale(): Promise<ScaleRow[]> {
         ),
       );
     }
-    for (const count of LIST_SIZES) {
+    for (const count of measures("list") ? LIST_SIZES : []) {
       const runs = `${dir}/list-${count}`;
       await buildRuns(runs, count);
       rows.push(await measure("list", count, () => timeOp("list", runs, "-", count)));
