@@ -42,6 +42,16 @@ function check(ok: boolean, what: string): void {
   if (!ok) throw new Error(`Cannot time ${op}: ${what}`);
 }
 
+/** `count` pieces of 64 KiB, all in one reused buffer, each distinct (so no chunk is stored once for two). */
+function* pieces(count: number): Generator<Uint8Array> {
+  const piece = new Uint8Array(64 * 1024);
+  for (let index = 0; index < count; index++) {
+    new DataView(piece.buffer).setUint32(0, index);
+    piece.fill(index % 251, 4);
+    yield piece;
+  }
+}
+
 async function peakRss(): Promise<number | null> {
   try {
     const status = await Deno.readTextFile("/proc/self/status");
@@ -101,17 +111,8 @@ switch (op) {
     const seam = new NodeSqliteSeam(database);
     seam.transaction(() => Workspace.initialize(seam));
     const workspace = new Workspace(seam, { sha256: nativeSha256Hex });
-    const piece = new Uint8Array(64 * 1024);
-    function* pieces(): Generator<Uint8Array> {
-      for (let index = 0; index < expected * 16; index++) {
-        // Distinct bytes in every piece (one buffer, reused), so no chunk is stored once for two.
-        new DataView(piece.buffer).setUint32(0, index);
-        piece.fill(index % 251, 4);
-        yield piece;
-      }
-    }
     seam.transaction(() => {
-      workspace.writeFileFrom("/big.bin", pieces());
+      workspace.writeFileFrom("/big.bin", pieces(expected * 16));
       publishRoot(seam, nativeSha256Hex);
     });
     check(workspace.stat("/big.bin").size === expected * 1024 * 1024, "the file is short");
