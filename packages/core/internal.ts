@@ -7,7 +7,10 @@
  *
  * @module
  */
-export { walkElements } from "./src/document/load-program.ts";
+export { walkElements } from "./src/document/walk-elements.ts";
+// Also in `@xmd/core`: here for a package that checks a loaded program without loading the
+// engine and the parser the public barrel brings (`checkWorkflowSupport`).
+export { DocumentError } from "./src/document/document-error.ts";
 export { formatPosition } from "./src/document/source-position.ts";
 export { answerProblems, refuseAnswer } from "./src/engine/answer-schema.ts";
 export { type ProgramQuestion, programQuestions } from "./src/engine/program-questions.ts";

@@ -73,12 +73,38 @@ Deno.test("MDX-81: xmd workflow list, status and history load no document parser
   assert.ok(loaded.includes("packages/workflow/src/deno/local-workflow-host.ts"));
   assert.ok(loaded.includes("packages/workflow/src/store/run-store.ts"));
   const npm = loaded.filter((specifier) => specifier.startsWith("npm:"));
-  assert.deepEqual(npm.map((specifier) => specifier.replace(/@[^@/]*$/, "")), [
-    "npm:/acorn",
-    "npm:/zod",
-  ]);
+  assert.deepEqual(npm.map((specifier) => specifier.replace(/@[^@/]*$/, "")), ["npm:/zod"]);
   assert.deepEqual(
     loaded.filter((specifier) => /_document-libraries|_secretlint-engine/.test(specifier)),
     [],
   );
+});
+
+Deno.test("MDX-82: xmd workflow list, status and history load no engine, executor, parser, verifier, secret gate, Worker Shell, node:crypto or remote client", async () => {
+  const loaded = await loadedAtStart(
+    new URL("packages/cli/src/deno/workflow-command.ts", ROOT).href,
+  );
+  // The walk reaches what these commands use: the host, the store, the database's recognition.
+  for (
+    const used of [
+      "packages/workflow/src/deno/local-workflow-host.ts",
+      "packages/workflow/src/deno/run-database.ts",
+      "packages/workflow/src/store/run-store.ts",
+      "packages/core/src/journal/events.ts",
+      "packages/cli/src/deno/workflow-format.ts",
+    ]
+  ) assert.ok(loaded.includes(used), used);
+  assert.deepEqual(loaded.filter((specifier) => specifier.startsWith("node:")), [
+    "node:path",
+    "node:sqlite",
+    "node:util",
+  ]);
+  const running = loaded.filter((specifier) =>
+    /^packages\/core\/(mod|deno)\.ts$|\/(engine\/run-program|document\/(load|parse)-|expression\/|props\/|secret\/)/
+      .test(specifier) ||
+    /\/(execute-run|verify-run|effect-transactions|local-host-running|worker-shell[^/]*|native-sha256|remote-workflow[^/]*|remote-connection|websocket-client|host-documents|diff-format)\.ts$/
+      .test(specifier) ||
+    specifier === "packages/workflow/internal.ts"
+  );
+  assert.deepEqual(running, []);
 });

@@ -27,14 +27,7 @@
  *
  * @module
  */
-import {
-  DocumentError,
-  resolveProps,
-  SecretDetectedError,
-  SecretScanError,
-  XmdError,
-} from "@xmd/core";
-import { typedDocumentError, typedPositions } from "@xmd/core/deno";
+import { XmdError } from "@xmd/core/protocol";
 import {
   checkWorkflowSupport,
   type ExecutionIo,
@@ -54,7 +47,6 @@ import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
 import { isAbsolute, join } from "node:path";
 import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
-import { documentHelp, loadHostProgram } from "./host-documents.ts";
 import { typedLabel } from "./typed-label.ts";
 import {
   commandHelp,
@@ -67,15 +59,13 @@ import {
   type RemoteChoice,
   remoteChoice,
   type RemoteOptions,
-  remoteRun,
   takeRemoteOptions,
-} from "./remote-workflow.ts";
+} from "./remote-options.ts";
 import { parseRunArguments } from "./run-arguments.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
 import { UsageError } from "./usage-error.ts";
 import {
   describeStop,
-  formatDiff,
   formatHistory,
   formatList,
   formatStatus,
@@ -244,6 +234,15 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
   }
 }
 
+/** The run of an issue on the remote host `choice`; its client is loaded only then. */
+async function remoteRun(
+  choice: RemoteChoice,
+  issue: string | undefined,
+  env: Record<string, string | undefined>,
+) {
+  return await (await import("./remote-workflow.ts")).remoteRun(choice, issue, env);
+}
+
 /** How a printed command names a run: its id, or `--issue=<issue>` for a remote one. */
 interface RunName {
   /** What follows the subcommand: `release-1`, `--issue=octo/app#12`. */
@@ -390,6 +389,7 @@ async function run(
     case "diff": {
       const [id, from, to] = positionals;
       const diff = await host.diff(id, eventId(from), eventId(to));
+      const { formatDiff } = await import("./diff-format.ts");
       io.stdout(json ? JSON.stringify(diff, null, 2) + "\n" : formatDiff(diff));
       return 0;
     }
@@ -447,6 +447,10 @@ async function start(
     }
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
   }
+  // The document, its props and the engine are this command's alone: loaded here, not at start.
+  const [{ DocumentError, resolveProps }, { typedDocumentError, typedPositions }] = await Promise
+    .all([import("@xmd/core"), import("@xmd/core/deno")]);
+  const { documentHelp, loadHostProgram } = await import("./host-documents.ts");
   const program = await loadHostProgram(io.cwd, options.document, options.target);
   if (options.help) {
     io.stdout(
@@ -568,6 +572,7 @@ async function execute(
     // before it propagates; say how it ended, as for any other ending. A refusal leaves the
     // run as it was and prints no status.
     if (id === undefined) throw error;
+    const { SecretDetectedError, SecretScanError } = await import("@xmd/core");
     const name = typeof nameOf === "function" ? nameOf(id) : nameOf;
     const run = name.text;
     const record = await host.inspect(id).then(({ record }) => record, () => undefined);

@@ -5,8 +5,7 @@
  * @module
  */
 import type { JournalEvent } from "@xmd/core";
-import type { RunDiff, RunHistory, RunInspection, StopReason } from "@xmd/workflow";
-import { compareUtf8 } from "@xmd/workflow/internal";
+import type { RunHistory, RunInspection, StopReason } from "@xmd/workflow";
 
 /** A time relative to `now`: "just now", "5s ago", "3min ago", "2h ago", "4d ago". */
 export function relativeTime(at: number, now: number): string {
@@ -156,14 +155,4 @@ export function formatHistory(
       entry.root.slice(0, 12),
     ]),
   ]);
-}
-
-/** `xmd workflow diff`: `A`, `D` or `M` and the path, one per line, sorted by path. */
-export function formatDiff(diff: RunDiff): string {
-  const lines = [
-    ...diff.added.map((path) => ["A", path]),
-    ...diff.removed.map((path) => ["D", path]),
-    ...diff.changed.map((path) => ["M", path]),
-  ].sort(([, a], [, b]) => compareUtf8(a, b));
-  return lines.map(([mark, path]) => `${mark} ${path}\n`).join("");
 }

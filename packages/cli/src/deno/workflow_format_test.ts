@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import type { RunHistory, RunInspection, RunRecord } from "@xmd/workflow";
 import {
   describeStop,
-  formatDiff,
   formatHistory,
   formatList,
   formatStatus,
   inspectionJson,
   relativeTime,
 } from "./workflow-format.ts";
+import { formatDiff } from "./diff-format.ts";
 
 const NOW = Date.UTC(2030, 0, 15, 12, 0, 0);
 const SECOND = 1000;

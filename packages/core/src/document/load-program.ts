@@ -17,7 +17,8 @@ import { loadDocumentLibraries } from "./document-libraries.ts";
 import { DocumentError } from "./document-error.ts";
 import { documentText } from "./document-text.ts";
 import { type ParsedDocument, parseDocument } from "./parse-document.ts";
-import type { Element, Part } from "./tree.ts";
+import type { Element } from "./tree.ts";
+import { walkElements } from "./walk-elements.ts";
 
 /** A loaded program. */
 export interface Program {
@@ -151,17 +152,4 @@ function checkInvocation(element: Element, spec: PropsSpec): void {
   const literalSpec = spec.filter((prop) => prop.name in literals)
     .map((prop) => ({ ...prop, required: false }));
   validateComponentProps(literalSpec, literals, element.position, element.name);
-}
-
-/** Calls `visit` for every element in `parts`, depth first, in document order. */
-export function walkElements(parts: readonly Part[], visit: (element: Element) => void): void {
-  for (const part of parts) {
-    if (part.kind !== "element") continue;
-    visit(part.element);
-    walkElements(part.element.children, visit);
-    if (part.element.otherwise) {
-      visit(part.element.otherwise);
-      walkElements(part.element.otherwise.children, visit);
-    }
-  }
 }

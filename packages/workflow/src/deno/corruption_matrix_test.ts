@@ -34,7 +34,8 @@ import {
   walReferenceRun,
   workflow,
 } from "./_test-workflow-cli.ts";
-import { definitionHash, LocalWorkflowHost } from "./local-workflow-host.ts";
+import { definitionHash } from "../execution/verify-run.ts";
+import { LocalWorkflowHost } from "./local-workflow-host.ts";
 import { APPLICATION_ID, openRunDatabase } from "./run-database.ts";
 import { scanWal } from "./wal-file.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadProgramFile } from "@xmd/core/deno";
 import { definitionHashOf } from "../remote/new-run-checks.ts";
-import { definitionHash } from "./local-workflow-host.ts";
+import { definitionHash } from "../execution/verify-run.ts";
 
 Deno.test("RM-11: the definition hash a Durable Object checks is the local host's", async () => {
   const dir = await Deno.makeTempDir({ prefix: "xmd-definition-" });

@@ -20,14 +20,8 @@
  *
  * @module
  */
-import {
-  canonicalJson,
-  createSecretGate,
-  disabledSecretGate,
-  type JsonValue,
-  type Program,
-  sha256Hex,
-} from "@xmd/core";
+import type { JsonValue, Program } from "@xmd/core";
+import { canonicalJson, sha256Hex } from "@xmd/core/protocol";
 import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
 import { basename, join } from "node:path";
 import {
@@ -53,12 +47,10 @@ import type {
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
 import { continuation } from "../execution/continuation.ts";
-import { executeRun } from "../execution/execute-run.ts";
 import { executionReport } from "../execution/execution-report.ts";
 import { checkRunId } from "../execution/run-id.ts";
 import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
-import { definitionHash, verifyRun } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
 import { checkCancellable, RunStore } from "../store/run-store.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
@@ -66,10 +58,8 @@ import { liveHardLinks } from "../workspace/hard-links.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
-import { nativeSha256Hex } from "./native-sha256.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
-import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
-import { interpreterStartProblem } from "./worker-shell-process.ts";
+import type { WorkerShellOptions } from "./worker-shell.ts";
 import { openRunDatabase, readConsistently, readRunDatabase } from "./run-database.ts";
 import { createRunsFolder, runsFolderRefusal } from "./runs-folder.ts";
 
@@ -79,7 +69,8 @@ function isRecognitionError(error: unknown): error is Error {
     error instanceof WorkflowSchemaVersionError || error instanceof WorkflowDatabaseCorruptError;
 }
 
-export { definitionHash } from "../execution/verify-run.ts";
+/** The modules that run documents and check runs before a change, loaded on first use. */
+const running = () => import("./local-host-running.ts");
 
 /** How a local host runs documents. */
 export interface LocalWorkflowHostOptions {
@@ -109,6 +100,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     // A library caller gets the same refusal as the CLI: a block no Worker
     // Shell can run is refused before anything exists.
     checkWorkflowSupport(request.program);
+    const { createSecretGate, definitionHash, disabledSecretGate, interpreterStartProblem } =
+      await running();
     // Before anything is created: a refused start leaves no file, or an existing run as it was.
     await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
       id,
@@ -189,6 +182,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
+    const { createSecretGate, disabledSecretGate, nativeSha256Hex, verifyRun } = await running();
     await this.#read(path, id, async (store) => {
       await verifyRun(store, { workspace: true, sha256: nativeSha256Hex });
       const pending = store.pendingSuspension();
@@ -257,6 +251,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     const where = `run "${id}"`;
+    const { nativeSha256Hex } = await running();
     return await this.#read(path, id, async (store) => {
       const seam = store.sql;
       const record = store.record();
@@ -330,6 +325,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     using _lock = await this.#lock(path, id);
+    const { nativeSha256Hex, verifyRun } = await running();
     await this.#read(path, id, async (store) => {
       await verifyRun(store, { workspace: true, sha256: nativeSha256Hex });
       // A `running` run is stale here (this process holds the lock): it is interrupted first.
@@ -369,6 +365,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     io: ExecutionIo,
     lock: ExecutorLock,
   ): Promise<ExecutionReport> {
+    const { createSecretGate, disabledSecretGate, executeRun, nativeSha256Hex, verifyRun } =
+      await running();
     const finished = await this.#read(path, id, async (store) => {
       // A damaged run is refused here, unchanged: found by the executor, it
       // would be run through or settled failed, an execution added per attempt.
@@ -415,6 +413,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     program?: Program,
   ): Promise<ExecutionReport> {
     if (!lock.held) throw new RunStateError("The executor lock was released; this is a bug in xmd");
+    const { createSecretGate, disabledSecretGate, executeRun, nativeSha256Hex, WorkerShell } =
+      await running();
     const result = await executeRun({
       store,
       execution,

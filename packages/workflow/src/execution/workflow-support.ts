@@ -7,14 +7,11 @@
  *
  * @module
  */
-import {
-  DocumentError,
-  EffectRefusal,
-  type Part,
-  type Program,
-  type ShellProvider,
-} from "@xmd/core";
-import { walkElements } from "@xmd/core/internal";
+import type { Part, Program, ShellProvider } from "@xmd/core";
+import { EffectRefusal } from "@xmd/core/protocol";
+// Not the `@xmd/core` barrel: `@xmd/workflow`'s entry, which re-exports this
+// module, then loads no engine, parser or expression compiler (MDX-82).
+import { DocumentError, walkElements } from "@xmd/core/internal";
 
 /** An effect this host cannot perform in a workflow run. */
 export class NotAvailableInWorkflowError extends EffectRefusal {
