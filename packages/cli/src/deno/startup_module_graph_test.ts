@@ -102,7 +102,7 @@ Deno.test("MDX-82: xmd workflow list, status and history load no engine, executo
   const running = loaded.filter((specifier) =>
     /^packages\/core\/(mod|deno)\.ts$|\/(engine\/run-program|document\/(load|parse)-|expression\/|props\/|secret\/)/
       .test(specifier) ||
-    /\/(execute-run|verify-run|effect-transactions|local-host-running|worker-shell[^/]*|native-sha256|remote-workflow[^/]*|remote-connection|websocket-client|host-documents|diff-format)\.ts$/
+    /\/(execute-run|verify-run|effect-transactions|host-running|worker-shell[^/]*|native-sha256|remote-workflow|remote-connection|websocket-client|host-documents|diff-format)\.ts$/
       .test(specifier) ||
     specifier === "packages/workflow/internal.ts"
   );

@@ -70,7 +70,7 @@ function isRecognitionError(error: unknown): error is Error {
 }
 
 /** The modules that run documents and check runs before a change, loaded on first use. */
-const running = () => import("./local-host-running.ts");
+const running = () => import("./host-running.ts");
 
 /** How a local host runs documents. */
 export interface LocalWorkflowHostOptions {

@@ -29,13 +29,8 @@
  *
  * @module
  */
-import {
-  canonicalJson,
-  createSecretGate,
-  disabledSecretGate,
-  type JsonValue,
-  sha256Hex,
-} from "@xmd/core";
+import type { JsonValue } from "@xmd/core";
+import { canonicalJson, sha256Hex } from "@xmd/core/protocol";
 import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
@@ -59,13 +54,11 @@ import type {
   StartRequest,
   WorkflowHost,
 } from "../contracts/workflow-host.ts";
-import { executeRun } from "../execution/execute-run.ts";
 import { executionReport } from "../execution/execution-report.ts";
 import { runBusyError } from "../execution/run-busy.ts";
 import { checkRunId } from "../execution/run-id.ts";
 import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
-import { definitionHash } from "../execution/verify-run.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
 import { RemoteRunCommits } from "../remote/remote-run-commits.ts";
 import type { RunSnapshot } from "../remote/frames.ts";
@@ -84,13 +77,17 @@ import { verifyRoot } from "../workspace/verify-root.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import { tripRemoteFailpoint, tripSentFailpoint } from "./failpoint.ts";
-import { nativeSha256Hex } from "./native-sha256.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
-import { RemoteConnection } from "./remote-connection.ts";
-import { WorkerShell, type WorkerShellOptions } from "./worker-shell.ts";
+import type { RemoteConnection } from "./remote-connection.ts";
+import type { WorkerShellOptions } from "./worker-shell.ts";
 import { openWorkingCopy } from "./working-copy-database.ts";
-import { defaultCopiesFolder, WorkingCopyFolder } from "./working-copy-folder.ts";
-import { interpreterStartProblem } from "./worker-shell-process.ts";
+
+/**
+ * The modules that run documents, check runs and build working copies,
+ * loaded on first use: loading this host (`@xmd/workflow/deno`) loads none
+ * of them (MDX-82).
+ */
+const running = () => import("./host-running.ts");
 
 /** How a remote host reaches its runs. */
 export interface RemoteWorkflowHostOptions {
@@ -160,6 +157,8 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     const id = request.id ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
     checkRunId(id);
     checkWorkflowSupport(request.program);
+    const { createSecretGate, definitionHash, disabledSecretGate, interpreterStartProblem } =
+      await running();
     // The Durable Object runs no secret gate: nothing leaves this process before it.
     await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
       id,
@@ -273,6 +272,7 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
         }`,
       );
     }
+    const { createSecretGate, disabledSecretGate } = await running();
     const gate = secretDetection ? createSecretGate() : disabledSecretGate;
     await gate.check(JSON.stringify(value), `the answer to ${suspensionId}`);
     // The Durable Object checks again in its transaction: another answer may have won meanwhile.
@@ -317,6 +317,7 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     const event = at ?? (record.eventCount > 0 ? record.eventCount : null);
     const root = at === null ? record.root : rootAfter(found, id, at);
     await checkExportTarget(directory);
+    const { nativeSha256Hex } = await running();
     using seam = memoryDatabase();
     await fetchRoot(connection, seam, root, nativeSha256Hex);
     const where = `run "${id}"`;
@@ -338,6 +339,7 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     if (!found) throw notFound(id);
     const a = rootAfter(found, id, from);
     const b = rootAfter(found, id, to);
+    const { nativeSha256Hex } = await running();
     using seam = memoryDatabase();
     await fetchRoot(connection, seam, a, nativeSha256Hex);
     await fetchRoot(connection, seam, b, nativeSha256Hex);
@@ -370,6 +372,7 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
 
   /** Decides on what a reader read, acquiring only when there is something to execute. */
   async #continue(id: string, io: ExecutionIo, found: RemoteRun): Promise<ExecutionReport> {
+    const { createSecretGate, disabledSecretGate, executeRun } = await running();
     const { record, pending } = found.snapshot;
     switch (record.status) {
       case "completed":
@@ -434,6 +437,9 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     const where = `run "${id}"`;
     const run = await readRemoteRun(connection);
     if (!run) throw notFound(id);
+    const { createSecretGate, disabledSecretGate, executeRun, nativeSha256Hex, WorkerShell } =
+      await running();
+    const { defaultCopiesFolder, WorkingCopyFolder } = await import("./working-copy-folder.ts");
     // A copy a killed runner left behind is removed here, once its lock proves it dead.
     await using folder = await WorkingCopyFolder.create(
       this.#options.workDir ?? defaultCopiesFolder(),
@@ -516,6 +522,8 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
 
   async #open(id: string): Promise<RemoteConnection> {
     const headers = this.#options.headers;
+    // The WebSocket client is this host's alone: loaded with its first connection.
+    const { RemoteConnection } = await import("./remote-connection.ts");
     return await RemoteConnection.open(this.#options.url(id), {
       headers: typeof headers === "function" ? await headers() : headers,
     });
