@@ -100,8 +100,13 @@ export class LocalWorkflowHost implements WorkflowHost {
     // A library caller gets the same refusal as the CLI: a block no Worker
     // Shell can run is refused before anything exists.
     checkWorkflowSupport(request.program);
-    const { createSecretGate, definitionHash, disabledSecretGate, interpreterStartProblem } =
-      await running();
+    const {
+      createSecretGate,
+      definitionHash,
+      disabledSecretGate,
+      interpreterStartProblem,
+      nativeSha256Hex,
+    } = await running();
     // Before anything is created: a refused start leaves no file, or an existing run as it was.
     await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
       id,
@@ -117,7 +122,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     const where = `run "${id}"`;
     using lock = await this.#lock(path, id);
-    const definition = definitionHash(request.program, request.target);
+    // The sources are hashed natively (the JavaScript SHA-256 took tens of ms for a large one).
+    const definition = definitionHash(request.program, request.target, nativeSha256Hex);
     const propsHash = sha256Hex(canonicalJson(request.props));
     // An existing run is recognized and compared before anything is written.
     let existing = false;
@@ -158,7 +164,7 @@ export class LocalWorkflowHost implements WorkflowHost {
         text,
         root: label === root,
       })),
-    });
+    }, nativeSha256Hex);
     io.onRun(id);
     return await this.#execute(store, execution, io, lock, request.program);
   }

@@ -35,15 +35,24 @@ import { ROOT_INO } from "../workspace/workspace.ts";
 import { loadRetainedProgram } from "./execute-run.ts";
 
 /** The definition identity: the retained sources' hashes and the target (WF-2). */
-export function definitionHash(program: Program, target: string | undefined | null): string {
-  return definitionHashOf([...program.sources].map(([label, text]) => ({ label, text })), target);
+export function definitionHash(
+  program: Program,
+  target: string | undefined | null,
+  sha256: Sha256 = sha256Hex,
+): string {
+  return definitionHashOf(
+    [...program.sources].map(([label, text]) => ({ label, text })),
+    target,
+    sha256,
+  );
 }
 
 function definitionHashOf(
   sources: readonly { label: string; text: string }[],
   target: string | undefined | null,
+  sha256: Sha256 = sha256Hex,
 ): string {
-  const hashed = sources.map(({ label, text }) => ({ label, sha256: sha256Hex(text) }))
+  const hashed = sources.map(({ label, text }) => ({ label, sha256: sha256(text) }))
     .sort((a, b) => a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
   return sha256Hex(canonicalJson({ sources: hashed, target: target ?? null }));
 }
@@ -70,7 +79,7 @@ export async function verifyRun(store: RunStore, options: VerifyRunOptions): Pro
   verifyJournal(store, record, events, damaged);
   verifyStop(record, events, damaged);
   verifyExecutions(store, record, damaged);
-  await verifyDefinition(store, record, store.sources(), damaged);
+  await verifyDefinition(store, record, store.sources(), damaged, options.sha256);
   verifyProps(store, record, events, damaged);
   await verifyAnswers(store, events, damaged);
   if (options.workspace) verifyCurrentRoot(store, record, options.sha256, damaged);
@@ -189,12 +198,13 @@ async function verifyDefinition(
   record: RunRecord,
   sources: RetainedSource[],
   damaged: Damaged,
+  sha256: Sha256 = sha256Hex,
 ) {
   const roots = sources.filter((source) => source.root);
   if (roots.length !== 1 || roots[0].label !== record.document) {
     throw damaged("its retained definition has no root document, or more than one");
   }
-  if (definitionHashOf(sources, record.target) !== record.definitionHash) {
+  if (definitionHashOf(sources, record.target, sha256) !== record.definitionHash) {
     throw damaged("its retained definition does not match its definition hash");
   }
   try {

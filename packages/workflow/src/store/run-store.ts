@@ -38,6 +38,7 @@ import {
 } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
+import type { Sha256 } from "../workspace/root-format.ts";
 import type { CommitPoint } from "./commit-points.ts";
 
 /** A retained source of the definition. */
@@ -125,8 +126,12 @@ export class RunStore {
     return this.#sql;
   }
 
-  /** Creates the run and its first execution (`running`), atomically. Returns the execution seq. */
-  create(run: NewRun): number {
+  /**
+   * Creates the run and its first execution (`running`), atomically. Returns
+   * the execution seq. Each source's hash is computed with `sha256` (a
+   * runtime's native SHA-256: a large document's sources are hashed here).
+   */
+  create(run: NewRun, sha256: Sha256 = sha256Hex): number {
     return this.#sql.transaction(() => {
       const now = this.#now();
       this.#sql.exec(
@@ -147,7 +152,7 @@ export class RunStore {
         this.#sql.exec(
           "INSERT INTO source (label, sha256, text, root) VALUES (?, ?, ?, ?)",
           source.label,
-          sha256Label(source),
+          sha256(source.text),
           source.text,
           source.root ? 1 : 0,
         );
