@@ -448,8 +448,10 @@ async function start(
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
   }
   // The document, its props and the engine are this command's alone: loaded here, not at start.
-  const [{ DocumentError, resolveProps }, { typedDocumentError, typedPositions }] = await Promise
-    .all([import("@xmd/core"), import("@xmd/core/deno")]);
+  // One after the other: Deno 2.9 can panic on a dynamic import started while another one's
+  // graph is still being registered.
+  const { DocumentError, resolveProps } = await import("@xmd/core");
+  const { typedDocumentError, typedPositions } = await import("@xmd/core/deno");
   const { documentHelp, loadHostProgram } = await import("./host-documents.ts");
   const program = await loadHostProgram(io.cwd, options.document, options.target);
   if (options.help) {

@@ -16,10 +16,16 @@
 type DocumentLibraries = typeof import("./_document-libraries.ts");
 
 let loaded: DocumentLibraries | undefined;
+let loading: Promise<DocumentLibraries> | undefined;
 
-/** Loads the document libraries (once per process). */
+/**
+ * Loads the document libraries (once per process), by one `import()` however
+ * many callers wait for it: Deno 2.9 can panic on a second dynamic import of
+ * a graph it is still registering.
+ */
 export async function loadDocumentLibraries(): Promise<DocumentLibraries> {
-  return loaded ??= await import("./_document-libraries.ts");
+  loading ??= import("./_document-libraries.ts");
+  return loaded ??= await loading;
 }
 
 /** The document libraries, loaded before by {@linkcode loadDocumentLibraries}. */

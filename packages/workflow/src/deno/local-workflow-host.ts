@@ -69,8 +69,14 @@ function isRecognitionError(error: unknown): error is Error {
     error instanceof WorkflowSchemaVersionError || error instanceof WorkflowDatabaseCorruptError;
 }
 
-/** The modules that run documents and check runs before a change, loaded on first use. */
-const running = () => import("./host-running.ts");
+let runningModules: Promise<typeof import("./host-running.ts")> | undefined;
+
+/**
+ * The modules that run documents and check runs before a change, loaded on
+ * first use, by one `import()` however many callers wait for it: Deno 2.9
+ * can panic on a second dynamic import of a graph it is still registering.
+ */
+const running = () => runningModules ??= import("./host-running.ts");
 
 /** How a local host runs documents. */
 export interface LocalWorkflowHostOptions {

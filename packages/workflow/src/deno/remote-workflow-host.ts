@@ -82,12 +82,15 @@ import type { RemoteConnection } from "./remote-connection.ts";
 import type { WorkerShellOptions } from "./worker-shell.ts";
 import { openWorkingCopy } from "./working-copy-database.ts";
 
+let runningModules: Promise<typeof import("./host-running.ts")> | undefined;
+
 /**
  * The modules that run documents, check runs and build working copies,
- * loaded on first use: loading this host (`@xmd/workflow/deno`) loads none
- * of them (MDX-82).
+ * loaded on first use, by one `import()` however many callers wait for it
+ * (as in `local-workflow-host.ts`): loading this host (`@xmd/workflow/deno`)
+ * loads none of them (MDX-82).
  */
-const running = () => import("./host-running.ts");
+const running = () => runningModules ??= import("./host-running.ts");
 
 /** How a remote host reaches its runs. */
 export interface RemoteWorkflowHostOptions {
