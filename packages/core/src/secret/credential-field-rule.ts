@@ -59,9 +59,14 @@ const CREDENTIAL_SUFFIXES = [
 const QUOTE = String.raw`(?<!\\)\\*"`;
 const KEY = String.raw`([A-Za-z0-9_-]{1,64})`;
 
-/** `"key": "value"` in JSON, at any escaping depth. The value stops before any escaped quote or backslash. */
+/**
+ * `"key": "value"` in JSON, at any escaping depth. The value stops before any
+ * escaped quote or backslash. Its closing quote is not consumed: it may be
+ * the opening quote of the next key (`"stdout":"{\"token\":…` ends the
+ * value `{` where the nested object's first key starts).
+ */
 const JSON_FIELD = new RegExp(
-  String.raw`${QUOTE}${KEY}\\*"\s*:\s*\\*"((?:[^"\\]|\\(?![\\"]))*)\\*"`,
+  String.raw`${QUOTE}${KEY}\\*"\s*:\s*\\*"((?:[^"\\]|\\(?![\\"]))*)(?=\\*")`,
   "dg",
 );
 

@@ -2,7 +2,9 @@
  * The secret gate: every journal event, and every answer a user delivers, is
  * scanned before it is persisted. A finding refuses the append — nothing is
  * redacted — and a scanner failure refuses too (fail closed). The matched
- * value never appears in an error, its `cause`, or a log.
+ * value never appears in an error, its `cause`, or a log. A text none of whose
+ * pieces holds an anchor of any rule (`prefilter.ts`) is accepted without
+ * running secretlint: no rule could report on it.
  *
  * @module
  */

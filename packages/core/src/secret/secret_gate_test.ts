@@ -124,6 +124,15 @@ Deno.test("the gate refuses credential fields in JSON nested in JSON strings", a
   await assertRefused(json({ event: json({ stdout }) }), "credential-field", CREDENTIAL);
 });
 
+Deno.test("JRN-23: a credential field first in an object nested in a JSON string is refused", async () => {
+  // The nested object's first quote also closes the outer value (`"stdout":"{\"token\"`).
+  for (const name of ["password", "api_key", "token"]) {
+    const stdout = json({ [name]: CREDENTIAL, user: "ada" });
+    await assertRefused(json({ stdout }), "credential-field", CREDENTIAL);
+    await assertRefused(json({ event: json({ stdout }) }), "credential-field", CREDENTIAL);
+  }
+});
+
 Deno.test("the gate refuses KEY=value and key: value lines with credential names", async () => {
   const lines = [
     `PASSWORD=${CREDENTIAL}`,
