@@ -18,15 +18,21 @@
  *   mode) gets no `-wal` or `-shm` beside it. Only a writer that is about to
  *   write opens it read-write.
  * - Only an empty (0-byte or new) file is initialized, in one transaction
- *   whose last write is the schema version; WAL and `synchronous=FULL` are
- *   set after that, on every writing open, and a writer that closes last
- *   returns the database to rollback mode: at rest, a run is one file.
+ *   whose last write is the schema version. That transaction runs in a file
+ *   of its own beside it (`<path>-new`, in WAL mode, with no journal sync),
+ *   which is synced once and renamed over the empty one, then the folder is
+ *   synced: a crash at any point leaves no database or an empty one (no run)
+ *   or the complete schema, and the run's creation is the first commit in
+ *   place. WAL and `synchronous=FULL` are set on every writing open, and a
+ *   writer that closes last returns the database to rollback mode: at rest,
+ *   a run is one file.
  * - The files are read as bytes only while this process has no connection to
  *   them: closing a descriptor drops every POSIX lock the process holds on
  *   the file, SQLite's included.
  *
  * @module
  */
+import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import {
   RunDatabaseAccessError,
@@ -210,12 +216,9 @@ export async function openRunDatabase(
   const { empty, wal } = await recognizeFiles(path, where);
   if (empty) {
     if (!options.create) return undefined;
+    await buildSchema(path, where);
     const seam = withFailpoint(() => connectForWriting(path, where));
     try {
-      initializeSchema(seam, () => {
-        seam.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
-        seam.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
-      });
       configure(seam);
     } catch (error) {
       seam[Symbol.dispose]();
@@ -247,6 +250,43 @@ export async function openRunDatabase(
     throw error;
   }
   return { seam, created: false };
+}
+
+/**
+ * Initializes the schema of the database at `path` (missing or empty): in
+ * `<path>-new`, then moved into place. Built without syncs (SQLite's
+ * rollback journal would cost four, and the switch to WAL four more): the
+ * file is synced once, whole, before its rename, and the folder after it.
+ * Built in WAL mode, so the first writing open has no journal mode to
+ * switch. A file left by a start killed before the rename is replaced.
+ */
+async function buildSchema(path: string, where: string): Promise<void> {
+  const building = `${path}-new`;
+  for (const leftover of [building, `${building}-wal`, `${building}-shm`, `${building}-journal`]) {
+    await Deno.remove(leftover).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    });
+  }
+  {
+    // The failpoint is read before the file is created: a malformed one creates nothing.
+    using seam = withFailpoint(() => new NodeSqliteSeam(new DatabaseSync(building), where));
+    seam.exec("PRAGMA synchronous = OFF");
+    seam.exec("PRAGMA journal_mode = WAL");
+    initializeSchema(seam, () => {
+      seam.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+      seam.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    });
+  }
+  // Closing the last connection copied the log into the file and removed it.
+  {
+    using file = await Deno.open(building, { read: true, write: true });
+    await file.sync();
+  }
+  await Deno.rename(building, path);
+  {
+    using folder = await Deno.open(dirname(path), { read: true });
+    await folder.sync();
+  }
 }
 
 /**
