@@ -4,10 +4,10 @@ import type { ElicitRequest } from "../engine/providers.ts";
 import type { JsonValue } from "../json/json-value.ts";
 import { ElicitAnswerError, TerminalElicit } from "./terminal-elicit.ts";
 import { TerminalLine } from "./terminal-line.ts";
-import { loadDocumentLibraries } from "../document/document-libraries.ts";
+import { loadSchemaLibrary } from "../document/schema-library.ts";
 
-// These tests call the parser and validators directly, which loadProgram loads before it parses.
-await loadDocumentLibraries();
+// These tests compile answer schemas directly, which loadProgram loads Ajv for when a program asks.
+await loadSchemaLibrary();
 
 /** A question about `approval` with `schema`, checked as the engine checks it. */
 function question(schema: JsonValue, signal = new AbortController().signal): ElicitRequest {

@@ -15,6 +15,7 @@ import { didYouMean } from "../text/did-you-mean.ts";
 import { BUILTINS } from "./builtins.ts";
 import { loadDocumentLibraries } from "./document-libraries.ts";
 import { DocumentError } from "./document-error.ts";
+import { loadSchemaLibrary } from "./schema-library.ts";
 import { documentText } from "./document-text.ts";
 import { type ParsedDocument, parseDocument } from "./parse-document.ts";
 import type { Element } from "./tree.ts";
@@ -99,11 +100,15 @@ export async function loadProgram(
   }
   const program = { root: rootDocument, components, sources };
   checkCycles(program);
+  let asks = false;
   for (const document of [rootDocument, ...components.values()]) {
     walkElements(document.parts, (element) => {
       if (element.component) checkInvocation(element, components.get(element.name)!.props);
+      if (element.name === "Elicit" && !element.component) asks = true;
     });
   }
+  // Answer schemas are compiled synchronously as the run reaches a question.
+  if (asks) await loadSchemaLibrary();
   return program;
 }
 

@@ -10,7 +10,7 @@
 import { XmdError } from "../errors/xmd-error.ts";
 import type Ajv from "ajv/dist/2020.js";
 import type { ValidateFunction } from "ajv";
-import { documentLibraries, loadDocumentLibraries } from "../document/document-libraries.ts";
+import { loadSchemaLibrary, schemaLibrary } from "../document/schema-library.ts";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../json/json-depth.ts";
@@ -57,7 +57,7 @@ export function compileAnswerSchema(schema: JsonValue, position: SourcePosition)
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
-    ajv ??= new (documentLibraries().AjvClass)({ strict: false, allErrors: true });
+    ajv ??= new (schemaLibrary().AjvClass)({ strict: false, allErrors: true });
     try {
       validate = ajv.compile(schema);
     } catch (error) {
@@ -103,7 +103,7 @@ export function refuseAnswer(name: string, problems: readonly AnswerProblem[]): 
  */
 export async function answerProblems(schema: JsonValue, answer: JsonValue): Promise<string[]> {
   // The schema is a stored one, checked apart from any program's load.
-  await loadDocumentLibraries();
+  await loadSchemaLibrary();
   const problems = compileAnswerSchema(schema, { file: "answer", line: 1, column: 1 })(answer);
   return problems.length === 0 ? [] : [formatAnswerProblems(problems)];
 }

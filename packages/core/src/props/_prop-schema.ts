@@ -1,18 +1,18 @@
 /**
  * The JSON Schema subset a prop may use. Invariant: a schema accepted here
- * compiles under Ajv's strict mode, its `pattern` is a valid regular
- * expression, and its `enum` members and `default` validate against it, so
- * validating props never fails for a reason the author could have been told
- * at load time.
+ * holds only the subset's keywords, each value of its kind and each
+ * type-specific keyword under its type, so `subset-validator.ts` can check
+ * values against it; its `pattern` is a valid regular expression, and its
+ * `enum` members and `default` validate against it, so validating props never
+ * fails for a reason the author could have been told at load time.
  *
  * @module
  */
-import type { ErrorObject } from "ajv";
 import { DocumentError } from "../document/document-error.ts";
 import { documentLibraries } from "../document/document-libraries.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
-import { compileSchema, describeAjvError } from "./_ajv.ts";
+import { type SchemaProblem, schemaProblems } from "./subset-validator.ts";
 import { keyString, positionOf, type YamlSource, yamlToJson } from "./_yaml-json.ts";
 
 const yaml = () => documentLibraries().yaml;
@@ -74,13 +74,6 @@ export function checkPropSchema(
   const schema: JsonObject = Object.fromEntries(entries);
   checkApplicable(schema, keyPositions);
   checkRequiredDeclared(source, schema, valueNodes.get("required"), keyPositions);
-  try {
-    compileSchema(schema);
-  } catch (error) {
-    throw new DocumentError(`Cannot use this schema: ${(error as Error).message}`, at, {
-      cause: error,
-    });
-  }
   checkEnum(source, schema, valueNodes.get("enum"), keyPositions);
   checkDefault(source, schema, valueNodes.get("default"), keyPositions);
   return schema;
@@ -186,11 +179,11 @@ function checkEnum(
 ): void {
   if (!yaml().isSeq(node)) return;
   const { enum: members, default: _default, ...rest } = schema;
-  const validate = compileSchema(rest);
   (members as JsonValue[]).forEach((member, index) => {
-    if (validate(member)) return;
+    const problems = schemaProblems(rest, member, { applyDefaults: false });
+    if (problems.length === 0) return;
     throw new DocumentError(
-      `Cannot use enum value ${JSON.stringify(member)}: it ${describeAll(validate.errors)}`,
+      `Cannot use enum value ${JSON.stringify(member)}: it ${describeAll(problems)}`,
       positionOf(source, node.items[index], keyPositions.get("enum")!),
     );
   });
@@ -204,19 +197,17 @@ function checkDefault(
 ): void {
   const keyAt = keyPositions.get("default");
   if (keyAt === undefined) return;
-  const validate = compileSchema(schema);
-  if (validate(schema.default)) return;
+  const problems = schemaProblems(schema, schema.default, { applyDefaults: false });
+  if (problems.length === 0) return;
   throw new DocumentError(
-    `Cannot use this "default": it does not match its own schema: ${describeAll(validate.errors)}`,
+    `Cannot use this "default": it does not match its own schema: ${describeAll(problems)}`,
     positionOf(source, node, keyAt),
   );
 }
 
-function describeAll(errors: ErrorObject[] | null | undefined): string {
-  return (errors ?? [])
-    .map((error) =>
-      `${error.instancePath === "" ? "" : `${error.instancePath} `}${describeAjvError(error)}`
-    )
+function describeAll(problems: readonly SchemaProblem[]): string {
+  return problems
+    .map((problem) => `${problem.path === "" ? "" : `${problem.path} `}${problem.message}`)
     .join(", ");
 }
 

@@ -1,15 +1,14 @@
 /**
- * Validation of a whole props object against a spec. Invariant: each spec is
- * compiled once (components may be invoked thousands of times), an empty
- * spec never, and the caller's values are never mutated: defaults go into a
+ * Validation of a whole props object against a spec. Invariant: the spec's
+ * object schema is built once per spec (components may be invoked thousands
+ * of times), and the caller's values are never mutated: defaults go into a
  * copy.
  *
  * @module
  */
-import type { ValidateFunction } from "ajv";
 import type { JsonObject } from "../json/json-value.ts";
-import { compileWithDefaults, describeAjvError } from "./_ajv.ts";
 import type { PropsSpec } from "./props-spec.ts";
+import { schemaProblems } from "./subset-validator.ts";
 
 /** One prop that failed validation. */
 export interface PropProblem {
@@ -26,20 +25,20 @@ export type PropsValidation =
   | { readonly ok: true; readonly value: JsonObject }
   | { readonly ok: false; readonly problems: readonly PropProblem[] };
 
-const validators = new WeakMap<PropsSpec, ValidateFunction>();
+const schemas = new WeakMap<PropsSpec, JsonObject>();
 
-/** Compiles, or returns the cached, validator for the object `spec` describes. */
-export function propsValidator(spec: PropsSpec): ValidateFunction {
-  let validate = validators.get(spec);
-  if (validate === undefined) {
-    validate = compileWithDefaults({
+/** The object schema `spec` describes (its props as properties, the required ones required). */
+export function propsObjectSchema(spec: PropsSpec): JsonObject {
+  let schema = schemas.get(spec);
+  if (schema === undefined) {
+    schema = {
       type: "object",
       properties: Object.fromEntries(spec.map((prop) => [prop.name, prop.schema])),
       required: spec.filter((prop) => prop.required).map((prop) => prop.name),
-    });
-    validators.set(spec, validate);
+    };
+    schemas.set(spec, schema);
   }
-  return validate;
+  return schema;
 }
 
 /**
@@ -47,27 +46,25 @@ export function propsValidator(spec: PropsSpec): ValidateFunction {
  * copy whose keys follow the spec's order, whatever order values came in.
  */
 export function validatePropsObject(spec: PropsSpec, values: JsonObject): PropsValidation {
-  // No props: the only values with declared keys are `{}`, which the empty
-  // object schema accepts as it is, so the validator is not compiled (a
-  // document without props then never builds Ajv's code for one).
   if (spec.length === 0) return { ok: true, value: {} };
-  const validate = propsValidator(spec);
   const copy = structuredClone(values);
-  if (validate(copy)) {
+  const problems = schemaProblems(propsObjectSchema(spec), copy, { applyDefaults: true });
+  if (problems.length === 0) {
     const present = spec.filter((prop) => Object.hasOwn(copy, prop.name));
     return {
       ok: true,
       value: Object.fromEntries(present.map((prop) => [prop.name, copy[prop.name]])),
     };
   }
-  const problems = (validate.errors ?? []).map((error): PropProblem => {
-    if (error.keyword === "required" && error.instancePath === "") {
-      const prop = (error.params as { missingProperty: string }).missingProperty;
-      return { prop, kind: "missing", reason: "is required" };
-    }
-    const [, prop = "", ...rest] = error.instancePath.split("/");
-    const where = rest.length === 0 ? "" : `/${rest.join("/")} `;
-    return { prop, kind: "invalid", reason: `${where}${describeAjvError(error)}` };
-  });
-  return { ok: false, problems };
+  return {
+    ok: false,
+    problems: problems.map((problem): PropProblem => {
+      if (problem.missing !== undefined && problem.path === "") {
+        return { prop: problem.missing, kind: "missing", reason: "is required" };
+      }
+      const [, prop = "", ...rest] = problem.path.split("/");
+      const where = rest.length === 0 ? "" : `/${rest.join("/")} `;
+      return { prop, kind: "invalid", reason: `${where}${problem.message}` };
+    }),
+  };
 }

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
-import { propsValidator, validatePropsObject } from "./_props-validator.ts";
+import { propsObjectSchema, validatePropsObject } from "./_props-validator.ts";
 import { createPropSpec } from "./props-spec.ts";
 import { loadDocumentLibraries } from "../document/document-libraries.ts";
 
 // These tests call the parser and validators directly, which loadProgram loads before it parses.
 await loadDocumentLibraries();
 
-Deno.test("propsValidator compiles each spec once", () => {
+Deno.test("propsObjectSchema builds each spec's schema once", () => {
   const spec = [createPropSpec("a", { type: "string" }, false)];
-  assert.equal(propsValidator(spec), propsValidator(spec));
-  assert.notEqual(propsValidator(spec), propsValidator([...spec]));
+  assert.equal(propsObjectSchema(spec), propsObjectSchema(spec));
+  assert.notEqual(propsObjectSchema(spec), propsObjectSchema([...spec]));
 });
 
 Deno.test("validatePropsObject applies defaults to a copy, in spec order", () => {
