@@ -1,7 +1,7 @@
 /**
  * The npm packages that read a document: the markdown parser with its MDX and
- * frontmatter extensions and the YAML parser. Imported only through `document-libraries.ts`, when a program is
- * loaded, so a process that reads no document (`xmd --help`, `workflow list`)
+ * frontmatter extensions. Imported only through `document-libraries.ts`, when
+ * a program is loaded, so a process that reads no document (`xmd --help`, `workflow list`)
  * never loads them.
  *
  * @module
@@ -11,4 +11,3 @@ export { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 export { mdxFromMarkdown } from "mdast-util-mdx";
 export { frontmatter } from "micromark-extension-frontmatter";
 export { mdxjs } from "micromark-extension-mdxjs";
-export * as yaml from "yaml";

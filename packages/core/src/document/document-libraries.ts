@@ -1,13 +1,12 @@
 /**
- * The document libraries (`_document-libraries.ts`: micromark and mdast,
- * YAML), loaded on first need rather than with the engine's modules: together
+ * The document libraries (`_document-libraries.ts`: micromark and mdast),
+ * loaded on first need rather than with the engine's modules: together
  * they cost more to load than the rest of xmd, and a command that reads no
  * document needs none of them.
  *
  * Invariant: {@linkcode loadDocumentLibraries} is awaited before anything
- * parses or reads frontmatter. `loadProgram` does it, and a
- * parsed document, a props spec and a question's schema come only from a
- * program it loaded, so every synchronous user of {@linkcode documentLibraries}
+ * parses. `loadProgram` does it, and a
+ * parsed document comes only from a program it loaded, so every synchronous user of {@linkcode documentLibraries}
  * runs after it.
  *
  * @module

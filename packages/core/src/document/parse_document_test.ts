@@ -3,9 +3,12 @@ import { DocumentError } from "./document-error.ts";
 import { loadProgram } from "./load-program.ts";
 import { parseDocument, type ParseOptions } from "./parse-document.ts";
 import { loadDocumentLibraries } from "./document-libraries.ts";
+import { loadYamlLibrary } from "../props/yaml-library.ts";
 
 // These tests call the parser and validators directly, which loadProgram loads before it parses.
 await loadDocumentLibraries();
+// And the yaml package, which loadProgram loads for frontmatter the plain reader declines.
+await loadYamlLibrary();
 
 /** Asserts that `action` throws a DocumentError at `file:line:column` whose reason matches. */
 function assertRefusal(

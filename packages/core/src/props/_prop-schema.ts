@@ -9,13 +9,11 @@
  * @module
  */
 import { DocumentError } from "../document/document-error.ts";
-import { documentLibraries } from "../document/document-libraries.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import { type SchemaProblem, schemaProblems } from "./subset-validator.ts";
-import { keyString, positionOf, type YamlSource, yamlToJson } from "./_yaml-json.ts";
-
-const yaml = () => documentLibraries().yaml;
+import { keyString, yamlToJson } from "./_yaml-json.ts";
+import { positionOf, type YamlNode, type YamlSource } from "./yaml-tree.ts";
 
 const supportedKeywords = [
   "type",
@@ -45,11 +43,11 @@ const keywordTypes: Readonly<Record<string, readonly string[]>> = {
 /** Reads a prop schema from its YAML node, checking it and its nested schemas. */
 export function checkPropSchema(
   source: YamlSource,
-  node: unknown,
+  node: YamlNode | null,
   fallback: SourcePosition,
 ): JsonObject {
   const at = positionOf(source, node, fallback);
-  if (!yaml().isMap(node)) {
+  if (node?.kind !== "map") {
     throw new DocumentError(
       `Cannot read this schema: it must be a map of JSON Schema keywords (${listKeywords()})`,
       at,
@@ -57,7 +55,7 @@ export function checkPropSchema(
   }
   const entries: [string, JsonValue][] = [];
   const keyPositions = new Map<string, SourcePosition>();
-  const valueNodes = new Map<string, unknown>();
+  const valueNodes = new Map<string, YamlNode | null>();
   for (const pair of node.items) {
     const keyword = keyString(source, pair.key, at);
     const keyAt = positionOf(source, pair.key, at);
@@ -82,7 +80,7 @@ export function checkPropSchema(
 function readKeyword(
   source: YamlSource,
   keyword: string,
-  node: unknown,
+  node: YamlNode | null,
   keyAt: SourcePosition,
 ): JsonValue {
   const at = positionOf(source, node, keyAt);
@@ -93,7 +91,7 @@ function readKeyword(
     case "items":
       return checkPropSchema(source, node, keyAt);
     case "properties":
-      if (!yaml().isMap(node)) return refuse("a map of property names to schemas");
+      if (node?.kind !== "map") return refuse("a map of property names to schemas");
       return Object.fromEntries(node.items.map((pair) => {
         const nameAt = positionOf(source, pair.key, at);
         return [keyString(source, pair.key, at), checkPropSchema(source, pair.value, nameAt)];
@@ -152,10 +150,10 @@ function checkApplicable(schema: JsonObject, keyPositions: Map<string, SourcePos
 function checkRequiredDeclared(
   source: YamlSource,
   schema: JsonObject,
-  node: unknown,
+  node: YamlNode | null | undefined,
   keyPositions: Map<string, SourcePosition>,
 ): void {
-  if (!yaml().isSeq(node)) return;
+  if (node?.kind !== "seq") return;
   const properties = (schema.properties ?? {}) as JsonObject;
   const seen = new Set<string>();
   (schema.required as string[]).forEach((name, index) => {
@@ -174,10 +172,10 @@ function checkRequiredDeclared(
 function checkEnum(
   source: YamlSource,
   schema: JsonObject,
-  node: unknown,
+  node: YamlNode | null | undefined,
   keyPositions: Map<string, SourcePosition>,
 ): void {
-  if (!yaml().isSeq(node)) return;
+  if (node?.kind !== "seq") return;
   const { enum: members, default: _default, ...rest } = schema;
   (members as JsonValue[]).forEach((member, index) => {
     const problems = schemaProblems(rest, member, { applyDefaults: false });
@@ -192,7 +190,7 @@ function checkEnum(
 function checkDefault(
   source: YamlSource,
   schema: JsonObject,
-  node: unknown,
+  node: YamlNode | null | undefined,
   keyPositions: Map<string, SourcePosition>,
 ): void {
   const keyAt = keyPositions.get("default");
@@ -201,7 +199,7 @@ function checkDefault(
   if (problems.length === 0) return;
   throw new DocumentError(
     `Cannot use this "default": it does not match its own schema: ${describeAll(problems)}`,
-    positionOf(source, node, keyAt),
+    positionOf(source, node ?? null, keyAt),
   );
 }
 

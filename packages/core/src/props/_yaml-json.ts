@@ -6,53 +6,19 @@
  *
  * @module
  */
-import type { Document, LineCounter } from "yaml";
-import { documentLibraries } from "../document/document-libraries.ts";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
 import { MAX_JSON_DEPTH } from "../json/json-depth.ts";
 import type { JsonValue } from "../json/json-value.ts";
-
-/** A parsed YAML text and where it sits in its document. */
-export interface YamlSource {
-  /** The parsed YAML. */
-  readonly doc: Document;
-  /** Maps offsets in the YAML text to its lines and columns. */
-  readonly lineCounter: LineCounter;
-  /** The document's path. */
-  readonly file: string;
-  /** The document line of the YAML text's first line. */
-  readonly startLine: number;
-}
-
-const yaml = () => documentLibraries().yaml;
-
-const jsonTags: ReadonlySet<string> = new Set(
-  ["str", "int", "float", "bool", "null", "map", "seq"].map((name) => `tag:yaml.org,2002:${name}`),
-);
-
-/** The document position of `offset` in the YAML text. */
-export function positionAt(source: YamlSource, offset: number): SourcePosition {
-  const { line, col } = source.lineCounter.linePos(offset);
-  return { file: source.file, line: source.startLine + line - 1, column: col };
-}
-
-/**
- * The document position where `node` starts, or `fallback` for a node with no
- * source text (the implicit null of `key:`), which is better reported at its key.
- */
-export function positionOf(
-  source: YamlSource,
-  node: unknown,
-  fallback: SourcePosition,
-): SourcePosition {
-  const range = (node as { range?: [number, number, number] } | null)?.range;
-  return range === undefined || range[0] === range[1] ? fallback : positionAt(source, range[0]);
-}
+import { positionOf, type YamlNode, type YamlSource } from "./yaml-tree.ts";
 
 /** The string a mapping key holds; refuses any other key. */
-export function keyString(source: YamlSource, key: unknown, fallback: SourcePosition): string {
-  if (yaml().isScalar(key) && typeof key.value === "string" && !hasForeignTag(key)) {
+export function keyString(
+  source: YamlSource,
+  key: YamlNode | null,
+  fallback: SourcePosition,
+): string {
+  if (key?.kind === "scalar" && typeof key.value === "string" && key.foreignTag === undefined) {
     return key.value;
   }
   throw new DocumentError(
@@ -66,7 +32,7 @@ export const MAX_ALIAS_VALUES = 10_000;
 
 /** A conversion's state: the nodes being converted (a recursive alias reaches one of them again). */
 interface Conversion {
-  readonly open: Set<unknown>;
+  readonly open: Set<YamlNode>;
   /** Values copied so far by expanding aliases. */
   copied: number;
   /** The outermost alias being expanded, if any. */
@@ -79,22 +45,26 @@ interface Conversion {
  * than `MAX_ALIAS_VALUES` values (a few lines of aliases of aliases expand
  * exponentially).
  */
-export function yamlToJson(source: YamlSource, node: unknown, fallback: SourcePosition): JsonValue {
+export function yamlToJson(
+  source: YamlSource,
+  node: YamlNode | null,
+  fallback: SourcePosition,
+): JsonValue {
   return convert(source, node, fallback, { open: new Set(), copied: 0, alias: undefined }, 0);
 }
 
 function convert(
   source: YamlSource,
-  node: unknown,
+  node: YamlNode | null,
   fallback: SourcePosition,
   state: Conversion,
   depth: number,
 ): JsonValue {
-  if (node === null || node === undefined) return null;
+  if (node === null) return null;
   const position = positionOf(source, node, fallback);
-  if (yaml().isAlias(node)) {
-    const target = node.resolve(source.doc);
-    if (state.open.has(target)) {
+  if (node.kind === "alias") {
+    const target = node.target();
+    if (target !== null && state.open.has(target)) {
       throw new DocumentError(
         "Cannot use a recursive alias: JSON values cannot contain themselves",
         position,
@@ -114,14 +84,14 @@ function convert(
       state.alias,
     );
   }
-  if (hasForeignTag(node)) {
-    const tag = (node as { tag: string }).tag.replace(/^tag:yaml\.org,2002:/, "!!");
+  if (node.foreignTag !== undefined) {
+    const tag = node.foreignTag.replace(/^tag:yaml\.org,2002:/, "!!");
     throw new DocumentError(
       `Cannot use the tag ${tag}: frontmatter values must be JSON (strings, numbers, booleans, null, lists and maps)`,
       position,
     );
   }
-  if (yaml().isScalar(node)) {
+  if (node.kind === "scalar") {
     const value = node.value;
     if (value === null || typeof value === "boolean" || typeof value === "string") return value;
     if (typeof value === "number" && Number.isFinite(value)) return value;
@@ -138,27 +108,19 @@ function convert(
   }
   state.open.add(node);
   try {
-    if (yaml().isSeq(node)) {
+    if (node.kind === "seq") {
       return node.items.map((item) => convert(source, item, position, state, depth + 1));
     }
-    if (yaml().isMap(node)) {
-      return Object.fromEntries(
-        node.items.map((pair) => {
-          const keyPosition = positionOf(source, pair.key, position);
-          return [
-            keyString(source, pair.key, position),
-            convert(source, pair.value, keyPosition, state, depth + 1),
-          ];
-        }),
-      );
-    }
+    return Object.fromEntries(
+      node.items.map((pair) => {
+        const keyPosition = positionOf(source, pair.key, position);
+        return [
+          keyString(source, pair.key, position),
+          convert(source, pair.value, keyPosition, state, depth + 1),
+        ];
+      }),
+    );
   } finally {
     state.open.delete(node);
   }
-  throw new DocumentError("Cannot use this value: frontmatter values must be JSON", position);
-}
-
-function hasForeignTag(node: unknown): boolean {
-  const tag = (node as { tag?: string }).tag;
-  return tag !== undefined && !jsonTags.has(tag);
 }

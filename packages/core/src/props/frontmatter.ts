@@ -6,14 +6,14 @@
  *
  * @module
  */
-import type { Pair } from "yaml";
-import { documentLibraries } from "../document/document-libraries.ts";
 import { DocumentError } from "../document/document-error.ts";
 import type { SourcePosition } from "../document/source-position.ts";
-import { MAX_JSON_DEPTH } from "../json/json-depth.ts";
 import type { JsonObject, JsonValue } from "../json/json-value.ts";
 import { checkPropSchema } from "./_prop-schema.ts";
-import { keyString, positionAt, positionOf, type YamlSource, yamlToJson } from "./_yaml-json.ts";
+import { parseWithYamlLibrary } from "./_yaml-library-tree.ts";
+import { readPlainYaml } from "./_yaml-subset.ts";
+import { keyString, yamlToJson } from "./_yaml-json.ts";
+import { positionAt, positionOf, type YamlPair, type YamlSource, yamlSource } from "./yaml-tree.ts";
 import { createPropSpec, type PropSpec, type PropsSpec } from "./props-spec.ts";
 
 /** What a document's frontmatter declares. */
@@ -25,7 +25,6 @@ export interface Frontmatter {
 }
 
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const yaml = () => documentLibraries().yaml;
 
 /**
  * Parses frontmatter YAML. `startLine` is the document line of the YAML's
@@ -35,9 +34,7 @@ const yaml = () => documentLibraries().yaml;
  * @example Reading props and metadata
  * ```ts
  * import assert from "node:assert/strict";
- * import { loadDocumentLibraries } from "../document/document-libraries.ts";
  * import { parseFrontmatter } from "./frontmatter.ts";
- * await loadDocumentLibraries();
  * const { props, meta } = parseFrontmatter(
  *   "title: Release\nrequired: [version]\nprops:\n  version:\n    type: string\n",
  *   "release.md",
@@ -49,35 +46,27 @@ const yaml = () => documentLibraries().yaml;
  * ```
  */
 export function parseFrontmatter(yamlText: string, file: string, startLine: number): Frontmatter {
-  const { LineCounter, parseDocument } = documentLibraries().yaml;
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false });
-  const source: YamlSource = { doc, lineCounter, file, startLine };
+  const parsed = readPlainYaml(yamlText) ?? parseWithYamlLibrary(yamlText);
+  const source = yamlSource(yamlText, file, startLine);
   const start: SourcePosition = { file, line: startLine, column: 1 };
-  const [error] = doc.errors;
-  if (error !== undefined) {
-    // The YAML parser recurses per level and reports its own stack overflow as a parse error.
-    const reason = /Maximum call stack size exceeded/.test(error.message)
-      ? `it nests lists and maps far more than ${MAX_JSON_DEPTH} levels deep`
-      : error.message;
+  if (!parsed.ok) {
     throw new DocumentError(
-      `Cannot parse the frontmatter: ${reason}; fix the YAML`,
-      positionAt(source, error.pos[0]),
-      { cause: error },
+      `Cannot parse the frontmatter: ${parsed.message}; fix the YAML`,
+      positionAt(source, parsed.offset),
     );
   }
-  const contents = doc.contents;
-  if (contents === null || (yaml().isScalar(contents) && contents.value === null)) {
+  const contents = parsed.contents;
+  if (contents === null || (contents.kind === "scalar" && contents.value === null)) {
     return { props: [], meta: {} };
   }
-  if (!yaml().isMap(contents)) {
+  if (contents.kind !== "map") {
     throw new DocumentError(
       "Cannot read the frontmatter: it must be a map of keys (props, required and metadata)",
       positionOf(source, contents, start),
     );
   }
-  let propsPair: Pair | undefined;
-  let requiredPair: Pair | undefined;
+  let propsPair: YamlPair | undefined;
+  let requiredPair: YamlPair | undefined;
   const meta: [string, JsonValue][] = [];
   for (const pair of contents.items) {
     const key = keyString(source, pair.key, start);
@@ -96,16 +85,31 @@ export function parseFrontmatter(yamlText: string, file: string, startLine: numb
   return { props, meta: Object.fromEntries(meta) };
 }
 
+/**
+ * Whether `documentText` seems to open with frontmatter the plain reader
+ * declines, so the `yaml` package should be loaded before it is parsed. A
+ * guess made without the markdown parser: a wrong one costs a second parse
+ * (`loadProgram`), never a different result.
+ */
+export function frontmatterNeedsYamlLibrary(documentText: string): boolean {
+  const fence = /^---[ \t]*\r?\n/.exec(documentText);
+  if (fence === null) return false;
+  const close = /^---[ \t]*$/m.exec(documentText.slice(fence[0].length));
+  if (close === null) return false;
+  const body = documentText.slice(fence[0].length, fence[0].length + close.index);
+  return readPlainYaml(body.replace(/\r?\n$/, "")) === undefined;
+}
+
 interface DeclaredProp {
   readonly name: string;
   readonly schema: JsonObject;
   readonly at: SourcePosition;
 }
 
-function readProps(source: YamlSource, pair: Pair, start: SourcePosition): DeclaredProp[] {
+function readProps(source: YamlSource, pair: YamlPair, start: SourcePosition): DeclaredProp[] {
   const keyAt = positionOf(source, pair.key, start);
   const node = pair.value;
-  if (!yaml().isMap(node)) {
+  if (node?.kind !== "map") {
     throw new DocumentError(
       "Cannot read props: it must be a map of prop names to JSON Schemas",
       positionOf(source, node, keyAt),
@@ -129,13 +133,13 @@ function readProps(source: YamlSource, pair: Pair, start: SourcePosition): Decla
 
 function readRequired(
   source: YamlSource,
-  pair: Pair,
+  pair: YamlPair,
   declared: readonly DeclaredProp[],
   start: SourcePosition,
 ): Set<string> {
   const keyAt = positionOf(source, pair.key, start);
   const node = pair.value;
-  if (!yaml().isSeq(node)) {
+  if (node?.kind !== "seq") {
     throw new DocumentError(
       "Cannot read required: it must be a list of prop names",
       positionOf(source, node, keyAt),

@@ -2,9 +2,12 @@ import assert from "node:assert/strict";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { formatPropsHelp } from "./props-help.ts";
 import { loadDocumentLibraries } from "../document/document-libraries.ts";
+import { loadYamlLibrary } from "./yaml-library.ts";
 
 // These tests call the parser and validators directly, which loadProgram loads before it parses.
 await loadDocumentLibraries();
+// And the yaml package, which loadProgram loads for frontmatter the plain reader declines.
+await loadYamlLibrary();
 
 Deno.test("formatPropsHelp aligns one line per prop", () => {
   const { props } = parseFrontmatter(

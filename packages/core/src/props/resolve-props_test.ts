@@ -3,9 +3,12 @@ import { parseFrontmatter } from "./frontmatter.ts";
 import { PropsError } from "./props-error.ts";
 import { type PropsSources, resolveProps } from "./resolve-props.ts";
 import { loadDocumentLibraries } from "../document/document-libraries.ts";
+import { loadYamlLibrary } from "./yaml-library.ts";
 
 // These tests call the parser and validators directly, which loadProgram loads before it parses.
 await loadDocumentLibraries();
+// And the yaml package, which loadProgram loads for frontmatter the plain reader declines.
+await loadYamlLibrary();
 
 const { props: spec } = parseFrontmatter(
   `required: [version]

@@ -4,9 +4,12 @@ import type { JsonObject } from "../json/json-value.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { validateComponentProps } from "./validate-component-props.ts";
 import { loadDocumentLibraries } from "../document/document-libraries.ts";
+import { loadYamlLibrary } from "./yaml-library.ts";
 
 // These tests call the parser and validators directly, which loadProgram loads before it parses.
 await loadDocumentLibraries();
+// And the yaml package, which loadProgram loads for frontmatter the plain reader declines.
+await loadYamlLibrary();
 
 const { props: spec } = parseFrontmatter(
   `required: [name]
