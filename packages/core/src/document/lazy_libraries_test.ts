@@ -68,8 +68,8 @@ Deno.test("MDX-111: frontmatter beyond the plain reader is read by the yaml pack
   assert.deepEqual(result.meta, { base, note: "two\nlines\n", same: base });
 });
 
-Deno.test("MDX-111: frontmatter the start-of-document guess misses is parsed again with the yaml package", async () => {
-  // Lines ended by a lone carriage return: the guess looks for line feeds, the parser takes both.
+Deno.test("MDX-111: frontmatter whose lines end in a lone carriage return is read by the yaml package", async () => {
+  // The plain reader declines carriage returns; the markdown parser takes them as line ends.
   const result = await loadedAfter("---\rlist: [a, &x b, *x]\r---\r\rHi\r");
   assert.deepEqual(result.meta, { list: ["a", "b", "b"] });
   assert.equal(result.yaml, true);

@@ -11,15 +11,13 @@
  */
 import type { JsonObject } from "../json/json-value.ts";
 import { type PropsSpec, validateComponentProps } from "../props/mod.ts";
-import { frontmatterNeedsYamlLibrary } from "../props/frontmatter.ts";
-import { loadYamlLibrary, YamlLibraryNeeded } from "../props/yaml-library.ts";
 import { didYouMean } from "../text/did-you-mean.ts";
 import { BUILTINS } from "./builtins.ts";
 import { loadDocumentLibraries } from "./document-libraries.ts";
 import { DocumentError } from "./document-error.ts";
 import { loadSchemaLibrary } from "./schema-library.ts";
 import { documentText } from "./document-text.ts";
-import { type ParsedDocument, parseDocument } from "./parse-document.ts";
+import { type ParsedDocument, parseDocumentLoadingYaml } from "./parse-document.ts";
 import type { Element } from "./tree.ts";
 import { walkElements } from "./walk-elements.ts";
 
@@ -67,7 +65,9 @@ export async function loadProgram(
 ): Promise<Program> {
   await loadDocumentLibraries();
   const rootText = documentText(root.text);
-  const rootDocument = await parseLoaded(rootText, root.file, { target: options.target });
+  const rootDocument = await parseDocumentLoadingYaml(rootText, root.file, {
+    target: options.target,
+  });
   const components = new Map<string, ParsedDocument>();
   const sources = new Map<string, string>([[root.file, rootText]]);
   const queue: ParsedDocument[] = [rootDocument];
@@ -94,7 +94,7 @@ export async function loadProgram(
           position,
         );
       }
-      const parsed = await parseLoaded(found.text, found.label, { component: true });
+      const parsed = await parseDocumentLoadingYaml(found.text, found.label, { component: true });
       components.set(name, parsed);
       sources.set(found.label, found.text);
       queue.push(parsed);
@@ -112,25 +112,6 @@ export async function loadProgram(
   // Answer schemas are compiled synchronously as the run reaches a question.
   if (asks) await loadSchemaLibrary();
   return program;
-}
-
-/**
- * Parses a document, loading the `yaml` package first when its frontmatter
- * looks beyond the plain reader, and again after a wrong guess (MDX-111).
- */
-async function parseLoaded(
-  text: string,
-  file: string,
-  options: Parameters<typeof parseDocument>[2],
-): Promise<ParsedDocument> {
-  if (frontmatterNeedsYamlLibrary(text)) await loadYamlLibrary();
-  try {
-    return parseDocument(text, file, options);
-  } catch (error) {
-    if (!(error instanceof YamlLibraryNeeded)) throw error;
-    await loadYamlLibrary();
-    return parseDocument(text, file, options);
-  }
 }
 
 function checkCycles(program: Program): void {

@@ -16,7 +16,9 @@ import type { Nodes, Root, RootContent } from "mdast";
 import { type CompiledExpression, compileEstree, compileSource } from "../expression/mod.ts";
 import { compileGlob, GlobPatternError } from "../glob/mod.ts";
 import type { JsonObject } from "../json/json-value.ts";
+import { frontmatterNeedsYamlLibrary } from "../props/frontmatter.ts";
 import { parseFrontmatter, type PropsSpec } from "../props/mod.ts";
+import { loadYamlLibrary } from "../props/yaml-library.ts";
 import { type AttributeRule, BUILTINS, RESERVED_NAMES } from "./builtins.ts";
 import { parseCodeModifiers } from "./code-info.ts";
 import { DocumentError } from "./document-error.ts";
@@ -96,6 +98,24 @@ export function parseDocument(
   const source = documentText(text);
   const tree = parseMdast(source, file);
   checkNesting(tree, file);
+  return new DocumentBuilder(source, file, options).build(tree);
+}
+
+/**
+ * {@linkcode parseDocument}, loading the `yaml` package first when the
+ * document's frontmatter is beyond the plain reader (MDX-111): what
+ * `loadProgram` calls, so only such documents load it.
+ */
+export async function parseDocumentLoadingYaml(
+  text: string,
+  file: string,
+  options: ParseOptions = {},
+): Promise<ParsedDocument> {
+  const source = documentText(text);
+  const tree = parseMdast(source, file);
+  checkNesting(tree, file);
+  const yaml = tree.children.find((node) => node.type === "yaml");
+  if (yaml !== undefined && frontmatterNeedsYamlLibrary(yaml.value)) await loadYamlLibrary();
   return new DocumentBuilder(source, file, options).build(tree);
 }
 

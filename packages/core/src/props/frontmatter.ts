@@ -85,19 +85,9 @@ export function parseFrontmatter(yamlText: string, file: string, startLine: numb
   return { props, meta: Object.fromEntries(meta) };
 }
 
-/**
- * Whether `documentText` seems to open with frontmatter the plain reader
- * declines, so the `yaml` package should be loaded before it is parsed. A
- * guess made without the markdown parser: a wrong one costs a second parse
- * (`loadProgram`), never a different result.
- */
-export function frontmatterNeedsYamlLibrary(documentText: string): boolean {
-  const fence = /^---[ \t]*\r?\n/.exec(documentText);
-  if (fence === null) return false;
-  const close = /^---[ \t]*$/m.exec(documentText.slice(fence[0].length));
-  if (close === null) return false;
-  const body = documentText.slice(fence[0].length, fence[0].length + close.index);
-  return readPlainYaml(body.replace(/\r?\n$/, "")) === undefined;
+/** Whether frontmatter `yamlText` is beyond the plain reader, so only the `yaml` package reads it. */
+export function frontmatterNeedsYamlLibrary(yamlText: string): boolean {
+  return readPlainYaml(yamlText) === undefined;
 }
 
 interface DeclaredProp {

@@ -4,9 +4,10 @@
  * maps, lists and scalars) does without (`_yaml-subset.ts`, MDX-111).
  *
  * Invariant: {@linkcode loadYamlLibrary} is awaited before frontmatter the
- * plain reader declines is parsed. `loadProgram` awaits it for a document
- * whose frontmatter needs it (and parses that document again if it guessed
- * wrong), so every synchronous user of {@linkcode yamlLibrary} runs after it.
+ * plain reader declines is read. `loadProgram` parses each document's
+ * markdown, then awaits it when the document's frontmatter needs it, before
+ * reading that frontmatter (`parseDocumentLoadingYaml`), so every synchronous
+ * user of {@linkcode yamlLibrary} runs after it.
  *
  * @module
  */
@@ -14,12 +15,6 @@ type YamlLibrary = typeof import("./_yaml-library.ts");
 
 let loaded: YamlLibrary | undefined;
 let loading: Promise<YamlLibrary> | undefined;
-
-/** Thrown when frontmatter needs the `yaml` package before it was loaded; `loadProgram` loads it and parses again. */
-export class YamlLibraryNeeded extends Error {
-  /** The class name. */
-  override name = "YamlLibraryNeeded";
-}
 
 /**
  * Loads the `yaml` package (once per process), by one `import()` however
@@ -33,6 +28,9 @@ export async function loadYamlLibrary(): Promise<YamlLibrary> {
 
 /** The `yaml` package, loaded before by {@linkcode loadYamlLibrary}. */
 export function yamlLibrary(): YamlLibrary {
-  if (loaded === undefined) throw new YamlLibraryNeeded("The yaml package is not loaded yet");
+  if (loaded === undefined) {
+    // Never a user's mistake: an unknown error, which the CLI reports as a bug with its stack.
+    throw new Error("The yaml package was used before it was loaded; this is a bug in xmd");
+  }
   return loaded;
 }
