@@ -39,10 +39,12 @@ interface Pending {
   readonly offset: number;
 }
 
-class Declined extends Error {}
+// Declining is not an error (the text is simply not plain): a marker unwinds
+// the reader to `readPlainYaml`, which returns undefined for it.
+const DECLINED = Symbol("declined");
 
 const decline = (): never => {
-  throw new Declined();
+  throw DECLINED;
 };
 
 const KEY = /[A-Za-z_][A-Za-z0-9_-]*/y;
@@ -54,7 +56,7 @@ export function readPlainYaml(text: string): YamlParse | undefined {
   try {
     return { ok: true, contents: readLines(text) };
   } catch (error) {
-    if (error instanceof Declined) return undefined;
+    if (error === DECLINED) return undefined;
     throw error;
   }
 }
