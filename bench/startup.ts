@@ -5,8 +5,8 @@
  * `xmd workflow start` of `examples/hello.md` (frontmatter props, `<Each>`,
  * two exec blocks), `xmd --help`, `xmd workflow list` (10 runs) and
  * `xmd workflow status`, and a bare `deno eval '0'` (the runtime floor). `xmd` is the installed command, as the
- * README installs it (`deno install -g` with `install.json`, here into the
- * fixture's folder), so each row is what a user's shell starts.
+ * README installs it (`deno task install`: the bundled CLI, here built and
+ * installed into the fixture's folder), so each row is what a user's shell starts.
  *
  * Invariant: every timed call is checked to have exited 0 with the rendered
  * document on stdout (and, for `workflow start`, a completed run), so a
@@ -15,12 +15,11 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
+import { installCli } from "../packages/cli/src/deno/_bundle-cli.ts";
 import { loadProgram } from "@xmd/core";
 import { fixed, sample, summarize, type Summary } from "./_stats.ts";
 
-const MAIN = fileURLToPath(new URL("../packages/cli/main.ts", import.meta.url));
 const HELLO = fileURLToPath(new URL("../examples/hello.md", import.meta.url));
-const INSTALL_CONFIG = fileURLToPath(new URL("../install.json", import.meta.url));
 
 /** The document: it renders `x is 3.` and completes. */
 export const STARTUP_DOCUMENT = [
@@ -101,16 +100,7 @@ export async function createStartupFixture(dir: string): Promise<StartupFixture>
     XMD_WORKFLOW_RUNS: `${dir}/runs`,
     NO_COLOR: "1",
   };
-  const installed = await new Deno.Command(Deno.execPath(), {
-    args: ["install", "-g", "-A", "-n", "xmd", "--root", dir, "--config", INSTALL_CONFIG, MAIN],
-    clearEnv: true,
-    env,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (installed.code !== 0) {
-    throw new Error(`Cannot install xmd: ${new TextDecoder().decode(installed.stderr)}`);
-  }
+  await installCli({ dir: `${dir}/dist`, root: dir });
   const XMD = `${dir}/bin/xmd`;
   const spawn = async (
     [command, ...args]: string[],

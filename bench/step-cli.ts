@@ -1,6 +1,6 @@
 /**
  * The marginal cost of one durable `<File>` step as a user meets it: the
- * installed `xmd` command (`deno install -g` with `install.json`, as the
+ * installed `xmd` command (the bundle `deno task install` builds, as the
  * README installs it) runs `xmd workflow start --id=<new>` of a document whose
  * `<Each>` writes `SMALL` files of 1 KiB, and of the same document with
  * `LARGE` files, as real subprocesses; the difference of their medians over
@@ -18,12 +18,9 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
+import { installCli } from "../packages/cli/src/deno/_bundle-cli.ts";
 import { fixed, markdownTable, summarize, type Summary } from "./_stats.ts";
-
-const MAIN = fileURLToPath(new URL("../packages/cli/main.ts", import.meta.url));
-const INSTALL_CONFIG = fileURLToPath(new URL("../install.json", import.meta.url));
 
 /** Steps of the two documents. */
 export const STEP_COUNTS = { small: 20, large: 220 } as const;
@@ -89,16 +86,7 @@ export async function runStepCli(dir: string): Promise<StepCliResult> {
     XMD_WORKFLOW_RUNS: `${dir}/runs`,
     NO_COLOR: "1",
   };
-  const installed = await new Deno.Command(Deno.execPath(), {
-    args: ["install", "-g", "-A", "-n", "xmd", "--root", dir, "--config", INSTALL_CONFIG, MAIN],
-    clearEnv: true,
-    env,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (installed.code !== 0) {
-    throw new Error(`Cannot install xmd: ${new TextDecoder().decode(installed.stderr)}`);
-  }
+  await installCli({ dir: `${dir}/dist`, root: dir });
   for (const steps of Object.values(STEP_COUNTS)) {
     await Deno.writeTextFile(`${dir}/steps-${steps}.md`, stepDocument(steps));
   }

@@ -1,8 +1,8 @@
 /**
- * Installing `xmd` from a checkout by the README's own commands (`deno install
- * -g` with `install.json`), then running it from a folder outside the checkout. Also
- * keeps `install.json` true to the packages: it maps exactly what they export
- * and import, and `install.lock` pins what `deno.lock` pins.
+ * Installing `xmd` from a checkout by the README's own commands (`deno task
+ * install`: the bundled CLI, see `_bundle-cli.ts`), then running it from a
+ * folder outside the checkout; and `deno.lock` pinning exactly what the
+ * packages import.
  */
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
@@ -15,35 +15,6 @@ const root = (path: string) => fileURLToPath(new URL(path, ROOT));
 async function json(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await Deno.readTextFile(root(path)));
 }
-
-Deno.test("install.json maps exactly the packages' exports and imports; install.lock pins deno.lock's versions", async () => {
-  const expected: Record<string, string> = {};
-  for (const name of ["core", "workflow", "cli"]) {
-    const config = await json(`packages/${name}/deno.json`) as {
-      name: string;
-      exports: Record<string, string>;
-      imports: Record<string, string>;
-    };
-    for (const [entry, path] of Object.entries(config.exports)) {
-      expected[`${config.name}${entry === "." ? "" : entry.slice(1)}`] = `./packages/${name}/${
-        path.slice(2)
-      }`;
-    }
-    Object.assign(expected, config.imports);
-  }
-  const install = await json("install.json") as {
-    imports: Record<string, string>;
-    unstable: string[];
-  };
-  assert.deepEqual(install.imports, expected);
-  // A command's `import()` of what only it uses is loaded when it runs, not with the executable
-  // (MDX-80): without this Deno loads every analyzable dynamic import's graph before `main` runs.
-  assert.deepEqual(install.unstable, ["lazy-dynamic-imports"]);
-  const lock = await json("deno.lock") as { npm: unknown; specifiers: unknown };
-  const installLock = await json("install.lock") as { npm: unknown; specifiers: unknown };
-  assert.deepEqual(installLock.npm, lock.npm);
-  assert.deepEqual(installLock.specifiers, lock.specifiers);
-});
 
 /** `npm:@scope/name` of `npm:@scope/name@^1.2.3` (a lock writes the range its own way). */
 function packageName(specifier: string): string {
@@ -74,14 +45,14 @@ async function readmeInstall(): Promise<string> {
   const block = /### Installing `xmd`\n[^]*?```sh\n([^]*?)```/.exec(readme)?.[1];
   assert.ok(block, "the README shows how to install xmd");
   const lines = block.split("\n").filter((line) => line !== "" && !line.startsWith("npm install"));
-  assert.ok(lines.some((line) => line.startsWith("deno install ")), block);
+  assert.ok(lines.includes("deno task install"), block);
   return lines.join("\n");
 }
 
 Deno.test("WS-34: xmd installed by the README's commands runs a workflow with a shell block from another folder", async () => {
   const dir = await Deno.makeTempDir({ prefix: "xmd-install-" });
   try {
-    const lockBefore = await Deno.readFile(root("install.lock"));
+    const lockBefore = await Deno.readFile(root("deno.lock"));
     const env = {
       PATH: `${dirname(Deno.execPath())}:/usr/bin:/bin`,
       // deno install -g puts xmd in $HOME/.deno/bin, here a scratch folder.
@@ -98,7 +69,7 @@ Deno.test("WS-34: xmd installed by the README's commands runs a workflow with a 
     }).output();
     const installOutput = new TextDecoder().decode(installed.stdout);
     assert.equal(installed.code, 0, new TextDecoder().decode(installed.stderr) + installOutput);
-    assert.deepEqual(await Deno.readFile(root("install.lock")), lockBefore);
+    assert.deepEqual(await Deno.readFile(root("deno.lock")), lockBefore);
     env.PATH = /^PATH=(.*)$/m.exec(installOutput)![1];
     assert.ok(await Deno.stat(join(dir, ".deno/bin/xmd")).then(() => true, () => false));
 

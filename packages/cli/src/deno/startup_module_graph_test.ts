@@ -25,8 +25,8 @@ const GraphSchema = z.object({
  */
 async function loadedAtStart(entry: string): Promise<string[]> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    // The workspace's configuration and its frozen lock, as the Worker's graph test reads it:
-    // the installed command's `install.json` would rewrite `install.lock`.
+    // The workspace's configuration and its frozen lock, as the Worker's graph test reads it
+    // (and as `deno task install` bundles the sources; bundled_cli_test.ts checks the bundle).
     args: ["info", "--json", entry],
     cwd: ROOT.pathname,
     stdout: "piped",

@@ -49,8 +49,17 @@ export interface ShellProcessHandlers {
 /** The heap limit of the interpreter, in MiB, unless configured. */
 export const DEFAULT_HEAP_LIMIT_MIB = 2048;
 
+/**
+ * Whether this module runs from a bundle (the installed `xmd`, see
+ * `_build-cli.ts`) rather than from its own source file: a bundle keeps the
+ * interpreter, bundled as its own entry, and its lock beside its chunks.
+ */
+const BUNDLED = !import.meta.url.endsWith("/worker-shell-process.ts");
 /** The interpreter module: just-bash behind Worker Shell's frames. */
-export const INTERPRETER_URL: URL = new URL("./worker-shell-child.ts", import.meta.url);
+export const INTERPRETER_URL: URL = new URL(
+  BUNDLED ? "./worker-shell-child.js" : "./worker-shell-child.ts",
+  import.meta.url,
+);
 /** The interpreter's lock: just-bash and everything it imports, by version and integrity. */
 const LOCK_URL = new URL("./worker-shell-child-lock.json", import.meta.url);
 /** The lock's content, when this module is not a local file (a published package). */

@@ -1,0 +1,178 @@
+/**
+ * Builds and installs the `xmd` command from this checkout (`deno task
+ * install`): the CLI bundled by `deno bundle` with code splitting, and Worker
+ * Shell's interpreter bundled as its own entry beside it, then `deno install
+ * -g` of the bundle.
+ *
+ * Why a bundle: the npm packages a document needs (YAML, Ajv, secretlint) are
+ * CommonJS, which Deno loads through Node's `require` without V8's code
+ * cache; bundled, they are ES modules like the rest and load from the cache.
+ * Code splitting keeps each `import()` its own chunk, so a command still
+ * loads only what it runs (MDX-80..MDX-82), and the installed command turns
+ * on `lazy-dynamic-imports`, without which Deno would load every chunk's
+ * graph before `main` runs.
+ *
+ * Invariants:
+ * - The folder holds a whole build or none: a build is written beside it and
+ *   renamed into place, so an installed command never runs a half-written one.
+ * - The interpreter runs as it does from source (worker-shell-process.ts):
+ *   `worker-shell-child.js` and its lock `worker-shell-child-lock.json` sit
+ *   next to the chunk that starts it, and it still resolves `just-bash`
+ *   through that lock, with no permission.
+ * - Nothing of the checkout changes but the folder: the bundler resolves with
+ *   the workspace's frozen `deno.lock`.
+ *
+ * Usage: `deno task install [--root <folder>]` (default: `deno install -g`'s
+ * own, `$DENO_INSTALL_ROOT` or `$HOME/.deno`).
+ *
+ * @module
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const MAIN = join(ROOT, "packages/cli/main.ts");
+const INTERPRETER = join(ROOT, "packages/workflow/src/deno/worker-shell-child.ts");
+const INTERPRETER_LOCK = join(ROOT, "packages/workflow/src/deno/worker-shell-child-lock.json");
+
+/** Where `deno task install` builds the bundle (gitignored). */
+export const DEFAULT_BUNDLE_DIR: string = join(ROOT, "packages/cli/dist");
+
+async function deno(args: string[], what: string): Promise<void> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (output.code !== 0) {
+    const decoder = new TextDecoder();
+    // A build tool's failure, not a user's mistake in a command: no XmdError of its own.
+    throw new Error(
+      `Cannot ${what}: deno ${args[0]} exited ${output.code}\n${decoder.decode(output.stderr)}${
+        decoder.decode(output.stdout)
+      }`,
+    );
+  }
+}
+
+/**
+ * The bundler puts its helpers for CommonJS modules in one shared chunk whose
+ * load creates a `require` (`node:module`'s `createRequire`, which costs
+ * `xmd --help` about 10 ms), and has every entry import it, used or not. An
+ * entry that imports none of its bindings gains nothing from that import, so
+ * it is dropped; the chunks that use the helpers import them by name.
+ */
+async function dropUnusedRuntimeImports(dir: string): Promise<void> {
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && entry.name.endsWith(".js")) files.push(entry.name);
+  }
+  const runtime: string[] = [];
+  for (const name of files) {
+    const text = await Deno.readTextFile(join(dir, name));
+    if (/^var __require = __deno_internal_createRequire\(import\.meta\.url\);$/m.test(text)) {
+      runtime.push(name);
+    }
+  }
+  if (runtime.length !== 1) return;
+  const bare = `import "./${runtime[0]}";\n`;
+  for (const name of files) {
+    const path = join(dir, name);
+    const text = await Deno.readTextFile(path);
+    if (text.includes(bare)) await Deno.writeTextFile(path, text.replace(bare, ""));
+  }
+}
+
+/**
+ * Bundles the CLI into `dir` (replacing what is there): `main.js` and its
+ * chunks, `worker-shell-child.js` and `worker-shell-child-lock.json`.
+ */
+export async function bundleCli(dir: string): Promise<void> {
+  await Deno.mkdir(dirname(dir), { recursive: true });
+  const staging = `${dir}.${crypto.randomUUID()}.tmp`;
+  try {
+    const common = ["--quiet", "--config", join(ROOT, "deno.json"), "--platform=deno"];
+    await deno(
+      ["bundle", ...common, "--format=esm", "--code-splitting", "--outdir", staging, MAIN],
+      "bundle the CLI",
+    );
+    await deno(
+      [
+        "bundle",
+        ...common,
+        "--format=esm",
+        "-o",
+        join(staging, "worker-shell-child.js"),
+        INTERPRETER,
+      ],
+      "bundle Worker Shell's interpreter",
+    );
+    await Deno.copyFile(INTERPRETER_LOCK, join(staging, "worker-shell-child-lock.json"));
+    await dropUnusedRuntimeImports(staging);
+    const old = `${dir}.${crypto.randomUUID()}.old`;
+    const replaced = await Deno.rename(dir, old).then(() => true, (error) => {
+      if (error instanceof Deno.errors.NotFound) return false;
+      throw error;
+    });
+    await Deno.rename(staging, dir);
+    if (replaced) await Deno.remove(old, { recursive: true });
+  } finally {
+    await Deno.remove(staging, { recursive: true }).catch(() => {});
+  }
+}
+
+/** Where to install and under which name. */
+export interface InstallOptions {
+  /** The bundle's folder (default {@linkcode DEFAULT_BUNDLE_DIR}). */
+  dir?: string;
+  /** `deno install --root` (default: Deno's, `$HOME/.deno`). */
+  root?: string;
+  /** The command's name (default `xmd`). */
+  name?: string;
+}
+
+/**
+ * Bundles the CLI and installs it with `deno install -g`: all permissions,
+ * no configuration file (the bundle needs none), `lazy-dynamic-imports` on.
+ * Returns the installed executable's path.
+ */
+export async function installCli(options: InstallOptions = {}): Promise<string> {
+  const dir = options.dir ?? DEFAULT_BUNDLE_DIR;
+  const name = options.name ?? "xmd";
+  await bundleCli(dir);
+  await deno(
+    [
+      "install",
+      "--global",
+      "--force",
+      "--allow-all",
+      "--no-config",
+      "--unstable-lazy-dynamic-imports",
+      ...(options.root === undefined ? [] : ["--root", options.root]),
+      "--name",
+      name,
+      join(dir, "main.js"),
+    ],
+    "install the bundle",
+  );
+  const root = options.root ?? Deno.env.get("DENO_INSTALL_ROOT") ??
+    join(Deno.env.get("HOME") ?? "", ".deno");
+  return join(root, "bin", name);
+}
+
+if (import.meta.main) {
+  const [flag, root, ...rest] = Deno.args;
+  if ((flag !== undefined && flag !== "--root") || (flag && !root) || rest.length > 0) {
+    console.error("Usage: deno task install [--root <folder>]");
+    Deno.exit(2);
+  }
+  try {
+    const path = await installCli({ root });
+    console.log(`Installed ${path}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    Deno.exit(1);
+  }
+}
