@@ -19,4 +19,5 @@ export {
 } from "./src/deno/run-database.ts";
 export { ExecutorLock } from "./src/deno/executor-lock.ts";
 export { WorkerShell, WorkerShellError } from "./src/deno/worker-shell.ts";
+export { PrestartedInterpreter } from "./src/deno/worker-shell-prestart.ts";
 export { RemoteAdmissionError } from "./src/remote/remote-refusal.ts";

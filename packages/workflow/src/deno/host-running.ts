@@ -1,8 +1,9 @@
 /**
  * What a workflow host of this runtime loads only to run a document or to
  * check a run before changing it: the executor (and with it the engine and
- * the document parser), the run verifier, the secret gate, Worker Shell and
- * the native SHA-256 (`node:crypto`).
+ * the document parser), the run verifier, the secret gate, Worker Shell (and
+ * its interpreter started ahead of a run's first block) and the native
+ * SHA-256 (`node:crypto`).
  *
  * Invariant: `local-workflow-host.ts` and `remote-workflow-host.ts` reach
  * this module only through `import()`, in the methods that run or change a
@@ -14,8 +15,9 @@
  * @module
  */
 export { createSecretGate, disabledSecretGate } from "@xmd/core";
-export { executeRun } from "../execution/execute-run.ts";
+export { executeRun, loadRetainedProgram } from "../execution/execute-run.ts";
 export { definitionHash, verifyRun } from "../execution/verify-run.ts";
 export { nativeSha256Hex } from "./native-sha256.ts";
 export { WorkerShell } from "./worker-shell.ts";
 export { interpreterStartProblem } from "./worker-shell-process.ts";
+export { PrestartedInterpreter } from "./worker-shell-prestart.ts";

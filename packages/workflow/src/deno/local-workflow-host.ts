@@ -60,6 +60,7 @@ import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
 import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import type { WorkerShellOptions } from "./worker-shell.ts";
+import type { PrestartedInterpreter } from "./worker-shell-prestart.ts";
 import { openRunDatabase, readConsistently, readRunDatabase } from "./run-database.ts";
 import { createRunsFolder, runsFolderRefusal } from "./runs-folder.ts";
 
@@ -112,7 +113,14 @@ export class LocalWorkflowHost implements WorkflowHost {
       disabledSecretGate,
       interpreterStartProblem,
       nativeSha256Hex,
+      PrestartedInterpreter,
     } = await running();
+    const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
+    // Worker Shell's interpreter loads while the start checks and creates the run; killed (and
+    // waited for) when the start returns without a Worker Shell having adopted it.
+    await using prestarted = hasExecBlocks(request.program) && shellProblem === null
+      ? new PrestartedInterpreter(this.#shell)
+      : undefined;
     // Before anything is created: a refused start leaves no file, or an existing run as it was.
     await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
       id,
@@ -122,7 +130,6 @@ export class LocalWorkflowHost implements WorkflowHost {
     });
     // A process that may not start the interpreter is refused before a run
     // exists, rather than leaving one stopped at its first block.
-    const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
     if (shellProblem !== null) throw new WorkerShellPermissionError(shellProblem);
     await createRunsFolder(this.#runs);
     const path = this.pathOf(id);
@@ -151,7 +158,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     }
     if (existing) {
       io.onRun(id);
-      return await this.#continue(path, id, io, lock);
+      return await this.#continue(path, id, io, lock, prestarted);
     }
     // No run yet (a new id, or a start that stopped before creating it).
     const opened = await openRunDatabase(path, where, { create: true });
@@ -172,7 +179,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       })),
     }, nativeSha256Hex);
     io.onRun(id);
-    return await this.#execute(store, execution, io, lock, request.program);
+    return await this.#execute(store, execution, io, lock, request.program, prestarted);
   }
 
   async resume(id: string, io: ExecutionIo): Promise<ExecutionReport> {
@@ -376,45 +383,68 @@ export class LocalWorkflowHost implements WorkflowHost {
     id: string,
     io: ExecutionIo,
     lock: ExecutorLock,
+    given?: PrestartedInterpreter,
   ): Promise<ExecutionReport> {
-    const { createSecretGate, disabledSecretGate, executeRun, nativeSha256Hex, verifyRun } =
-      await running();
-    const finished = await this.#read(path, id, async (store) => {
-      // A damaged run is refused here, unchanged: found by the executor, it
-      // would be run through or settled failed, an execution added per attempt.
-      const found = store.record().status;
-      const continues = found === "running" || found === "suspended" || found === "interrupted";
-      await verifyRun(store, { workspace: continues, sha256: nativeSha256Hex });
-      const next = continuation(store);
-      if (next.kind === "replay") {
-        const result = await executeRun({
-          store,
-          execution: null,
-          gate: disabledSecretGate,
-          stdout: io.stdout,
-          stderr: io.stderr,
-          signal: io.signal,
-        });
-        return executionReport(store, result.outcome);
-      }
-      if (next.kind === "report") return executionReport(store);
-      if (next.answer && io.secretDetection !== false) {
-        // An answer accepted with --no-secret-detection would otherwise be
-        // refused by the journal's gate mid-execution and fail the run for
-        // good; refusing here leaves it suspended, to resume with the flag.
-        await createSecretGate().check(
-          JSON.stringify(next.answer.value),
-          `the answer to ${next.answer.suspensionId}`,
-        );
-      }
-      return undefined;
-    }, { recover: true });
-    if (finished) return finished;
-    using seam = await this.#write(path, id);
-    const store = new RunStore(seam, `run "${id}"`);
-    store.recoverStale();
-    const execution = store.beginExecution(["suspended", "interrupted"]);
-    return await this.#execute(store, execution, io, lock);
+    const {
+      createSecretGate,
+      disabledSecretGate,
+      executeRun,
+      interpreterStartProblem,
+      loadRetainedProgram,
+      nativeSha256Hex,
+      PrestartedInterpreter,
+      verifyRun,
+    } = await running();
+    // The interpreter this continuation starts early, if any (a start gives its own): this
+    // method's to kill and wait for unless the execution's Worker Shell adopts it.
+    let prestarted: PrestartedInterpreter | undefined;
+    try {
+      let program: Program | undefined;
+      const finished = await this.#read(path, id, async (store) => {
+        // A damaged run is refused here, unchanged: found by the executor, it
+        // would be run through or settled failed, an execution added per attempt.
+        const found = store.record().status;
+        const continues = found === "running" || found === "suspended" || found === "interrupted";
+        await verifyRun(store, { workspace: continues, sha256: nativeSha256Hex });
+        const next = continuation(store);
+        if (next.kind === "replay") {
+          const result = await executeRun({
+            store,
+            execution: null,
+            gate: disabledSecretGate,
+            stdout: io.stdout,
+            stderr: io.stderr,
+            signal: io.signal,
+          });
+          return executionReport(store, result.outcome);
+        }
+        if (next.kind === "report") return executionReport(store);
+        // An execution follows: its program, verified above, is loaded once, here, so the
+        // interpreter loads while the answer is checked and the journal is replayed.
+        program = await loadRetainedProgram(store);
+        if (given === undefined && hasExecBlocks(program) && interpreterStartProblem() === null) {
+          prestarted ??= new PrestartedInterpreter(this.#shell);
+        }
+        if (next.answer && io.secretDetection !== false) {
+          // An answer accepted with --no-secret-detection would otherwise be
+          // refused by the journal's gate mid-execution and fail the run for
+          // good; refusing here leaves it suspended, to resume with the flag.
+          await createSecretGate().check(
+            JSON.stringify(next.answer.value),
+            `the answer to ${next.answer.suspensionId}`,
+          );
+        }
+        return undefined;
+      }, { recover: true });
+      if (finished) return finished;
+      using seam = await this.#write(path, id);
+      const store = new RunStore(seam, `run "${id}"`);
+      store.recoverStale();
+      const execution = store.beginExecution(["suspended", "interrupted"]);
+      return await this.#execute(store, execution, io, lock, program, given ?? prestarted);
+    } finally {
+      await prestarted?.[Symbol.asyncDispose]();
+    }
   }
 
   async #execute(
@@ -423,6 +453,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     io: ExecutionIo,
     lock: ExecutorLock,
     program?: Program,
+    prestarted?: PrestartedInterpreter,
   ): Promise<ExecutionReport> {
     if (!lock.held) throw new RunStateError("The executor lock was released; this is a bug in xmd");
     const { createSecretGate, disabledSecretGate, executeRun, nativeSha256Hex, WorkerShell } =
@@ -432,7 +463,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       execution,
       ...(program === undefined ? {} : { program }),
       shell: (workspace) => {
-        const shell = new WorkerShell(workspace, this.#shell);
+        const shell = new WorkerShell(workspace, this.#shell, prestarted);
         return io.onExec ? observedShell(shell, (position) => io.onExec!(position)) : shell;
       },
       sha256: nativeSha256Hex,

@@ -93,15 +93,27 @@ export function interpreterStartProblem(): string | null {
   return `Cannot run shell blocks: Worker Shell starts its interpreter with ${deno}, which this process may not run (give Deno --allow-run=${deno}, or -A)`;
 }
 
-/** The running interpreter process. */
+/**
+ * The running interpreter process. Its handlers may be attached after it
+ * starts (a process started ahead of the Worker Shell that will use it): what
+ * it reports before then is delivered, in order, when they are.
+ */
 export class ShellProcess {
   readonly #child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #ended: Promise<void>;
   #killed = false;
+  #handlers: ShellProcessHandlers | undefined;
+  readonly #early: Frame[] = [];
+  #exit: ShellExit | undefined;
 
-  /** Starts `entry` (the interpreter module) with a heap limit of `heapLimitMib` MiB. */
-  constructor(entry: URL, heapLimitMib: number, handlers: ShellProcessHandlers) {
+  /**
+   * Starts `entry` (the interpreter module) with a heap limit of
+   * `heapLimitMib` MiB, reporting to `handlers` (or to those given to
+   * {@linkcode ShellProcess.attach}).
+   */
+  constructor(entry: URL, heapLimitMib: number, handlers?: ShellProcessHandlers) {
+    this.#handlers = handlers;
     const lock = lockPath();
     const env: Record<string, string> = {};
     for (const name of PASSED_ENV) {
@@ -128,19 +140,30 @@ export class ShellProcess {
       stderr: "piped",
     }).spawn();
     this.#writer = this.#child.stdin.getWriter();
-    const framing = this.#read(handlers);
+    const framing = this.#read();
     const stderr = tail(this.#child.stderr);
     this.#ended = Promise.all([this.#child.status, framing, stderr]).then(
       ([status, framingError, text]) => {
-        handlers.onExit({
+        this.#exit = {
           code: status.code,
           signal: status.signal,
           outOfMemory: /out of memory|heap limit/i.test(text),
           detail: this.#killed ? null : firstLine(text),
           framing: framingError,
-        });
+        };
+        this.#handlers?.onExit(this.#exit);
       },
     );
+  }
+
+  /** Reports to `handlers` from now on, after what the process reported before (once). */
+  attach(handlers: ShellProcessHandlers): void {
+    if (this.#handlers) {
+      throw new Error("A shell process reports to one Worker Shell; this is a bug in xmd");
+    }
+    this.#handlers = handlers;
+    for (const frame of this.#early.splice(0)) handlers.onFrame(frame);
+    if (this.#exit) handlers.onExit(this.#exit);
   }
 
   /** Sends one frame to the interpreter. */
@@ -166,11 +189,14 @@ export class ShellProcess {
     return this.#ended;
   }
 
-  async #read(handlers: ShellProcessHandlers): Promise<string | null> {
+  async #read(): Promise<string | null> {
     const reader = new FrameReader(BOUNDS);
     try {
       for await (const chunk of this.#child.stdout) {
-        for (const frame of reader.push(chunk)) handlers.onFrame(frame);
+        for (const frame of reader.push(chunk)) {
+          if (this.#handlers) this.#handlers.onFrame(frame);
+          else this.#early.push(frame);
+        }
       }
       return null;
     } catch (error) {

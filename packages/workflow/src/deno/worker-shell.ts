@@ -42,6 +42,7 @@ import {
   type ShellExit,
   ShellProcess,
 } from "./worker-shell-process.ts";
+import { type PrestartedInterpreter, takePrestarted } from "./worker-shell-prestart.ts";
 import {
   type FsOp,
   type ReplyMessage,
@@ -92,11 +93,20 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
   #block: Block | undefined;
   readonly #ending = new Set<Promise<void>>();
 
-  /** A shell over `workspace`. */
-  constructor(workspace: Workspace, options: WorkerShellOptions = {}) {
+  /**
+   * A shell over `workspace`; its first block runs in `prestarted`'s process
+   * (started with the same `options`) if one is given and still running.
+   */
+  constructor(
+    workspace: Workspace,
+    options: WorkerShellOptions = {},
+    prestarted?: PrestartedInterpreter,
+  ) {
     this.#workspace = workspace;
     this.#heapLimitMib = options.heapLimitMib ?? DEFAULT_HEAP_LIMIT_MIB;
     this.#interpreter = options.interpreter ?? INTERPRETER_URL;
+    const process = prestarted && takePrestarted(prestarted);
+    if (process) this.#adopt(process);
   }
 
   /** Starts the interpreter ahead of the first block (it takes a moment to load). */
@@ -210,12 +220,22 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
   }
 
   #spawn(): ShellProcess {
-    const process: ShellProcess = new ShellProcess(this.#interpreter, this.#heapLimitMib, {
+    return this.#adopt(new ShellProcess(this.#interpreter, this.#heapLimitMib));
+  }
+
+  /**
+   * Makes `process` this shell's current one: its frames and its end are
+   * reported here (an end it reported before, at once, so a prestarted process
+   * that has died is not kept).
+   */
+  #adopt(process: ShellProcess): ShellProcess {
+    const ended = process.ended.finally(() => this.#ending.delete(ended));
+    this.#ending.add(ended);
+    this.#process = process;
+    process.attach({
       onFrame: (frame) => this.#receive(process, frame),
       onExit: (exit) => this.#exited(process, exit),
     });
-    const ended = process.ended.finally(() => this.#ending.delete(ended));
-    this.#ending.add(ended);
     return process;
   }
 
