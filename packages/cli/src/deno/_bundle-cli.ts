@@ -57,31 +57,33 @@ async function deno(args: string[], what: string): Promise<void> {
   }
 }
 
+/** How the bundler gives its CommonJS modules a `require`: at the load of its helpers' chunk. */
+const EAGER_REQUIRE =
+  'import { createRequire as __deno_internal_createRequire } from "node:module";\n' +
+  "var __require = __deno_internal_createRequire(import.meta.url);\n";
+/** The same `require`, made when a CommonJS module first calls it. */
+const LAZY_REQUIRE = "var __required;\n" +
+  'var __require = (id) => (__required ??= globalThis.process.getBuiltinModule("node:module")' +
+  ".createRequire(import.meta.url))(id);\n";
+
 /**
- * The bundler puts its helpers for CommonJS modules in one shared chunk whose
- * load creates a `require` (`node:module`'s `createRequire`, which costs
- * `xmd --help` about 10 ms), and has every entry import it, used or not. An
- * entry that imports none of its bindings gains nothing from that import, so
- * it is dropped; the chunks that use the helpers import them by name.
+ * The bundler puts its helpers for CommonJS and for namespace objects in one
+ * shared chunk whose load imports `node:module` to create a `require` (about
+ * 10 ms of the Node compatibility layer), and every entry and zod's chunk
+ * import that chunk, so `xmd --help` and `workflow list` paid for it though
+ * only the document libraries and secretlint, CommonJS, call `require`. The
+ * `require` is made on its first call instead, from the same module through
+ * `process.getBuiltinModule`. A bundler output of another shape is left as
+ * it is (correct, only slower: MDX-101's test notices).
  */
-async function dropUnusedRuntimeImports(dir: string): Promise<void> {
-  const files: string[] = [];
+async function deferRequire(dir: string): Promise<void> {
   for await (const entry of Deno.readDir(dir)) {
-    if (entry.isFile && entry.name.endsWith(".js")) files.push(entry.name);
-  }
-  const runtime: string[] = [];
-  for (const name of files) {
-    const text = await Deno.readTextFile(join(dir, name));
-    if (/^var __require = __deno_internal_createRequire\(import\.meta\.url\);$/m.test(text)) {
-      runtime.push(name);
-    }
-  }
-  if (runtime.length !== 1) return;
-  const bare = `import "./${runtime[0]}";\n`;
-  for (const name of files) {
-    const path = join(dir, name);
+    if (!entry.isFile || !entry.name.endsWith(".js")) continue;
+    const path = join(dir, entry.name);
     const text = await Deno.readTextFile(path);
-    if (text.includes(bare)) await Deno.writeTextFile(path, text.replace(bare, ""));
+    if (text.includes(EAGER_REQUIRE)) {
+      await Deno.writeTextFile(path, text.replace(EAGER_REQUIRE, LAZY_REQUIRE));
+    }
   }
 }
 
@@ -110,7 +112,7 @@ export async function bundleCli(dir: string): Promise<void> {
       "bundle Worker Shell's interpreter",
     );
     await Deno.copyFile(INTERPRETER_LOCK, join(staging, "worker-shell-child-lock.json"));
-    await dropUnusedRuntimeImports(staging);
+    await deferRequire(staging);
     const old = `${dir}.${crypto.randomUUID()}.old`;
     const replaced = await Deno.rename(dir, old).then(() => true, (error) => {
       if (error instanceof Deno.errors.NotFound) return false;

@@ -126,24 +126,52 @@ async function staticClosure(dir: string, entry: string): Promise<string[]> {
   return [...seen].sort();
 }
 
-Deno.test("MDX-101: the bundle's entry loads the dispatch alone: no npm package's code and no node:module, as from source (MDX-80)", async () => {
+/** The npm packages whose code `files` (of the bundle) hold, by the bundler's path comments. */
+async function npmPackages(dir: string, files: string[]): Promise<string[]> {
+  const names = new Set<string>();
+  for (const name of files.filter((name) => name.startsWith("./"))) {
+    const text = await Deno.readTextFile(join(dir, name));
+    for (const match of text.matchAll(/^\/\/ .*\/registry\.npmjs\.org\/((?:@[^/]+\/)?[^/]+)\//gm)) {
+      names.add(match[1]);
+    }
+  }
+  return [...names].sort();
+}
+
+Deno.test("MDX-101: the bundle keeps each command's start-up: --help loads the dispatch alone, workflow list and status the store and zod, neither node:module", async () => {
   const dir = await Deno.makeTempDir({ prefix: "xmd-bundle-graph-" });
   try {
-    await installCli({ dir: join(dir, "dist"), root: dir });
-    const loaded = await staticClosure(join(dir, "dist"), "./main.js");
-    assert.deepEqual(loaded.filter((name) => !name.startsWith("./")), ["node:path"]);
-    for (const name of loaded.filter((name) => name.startsWith("./"))) {
-      const text = await Deno.readTextFile(join(dir, "dist", name));
-      assert.doesNotMatch(text, /registry\.npmjs\.org|createRequire/, name);
-    }
+    const dist = join(dir, "dist");
+    await installCli({ dir: dist, root: dir });
+    const help = await staticClosure(dist, "./main.js");
+    assert.deepEqual(help.filter((name) => !name.startsWith("./")), ["node:path"]);
+    assert.deepEqual(await npmPackages(dist, help), []);
     // The walk is the entry's (so an empty or wrong graph cannot pass): its dispatch and io.
-    const all = (await Promise.all(
-      loaded.filter((name) => name.startsWith("./")).map((name) =>
-        Deno.readTextFile(join(dir, "dist", name))
-      ),
-    )).join("\n");
-    assert.match(all, /packages\/cli\/src\/deno\/cli\.ts/);
-    assert.match(all, /packages\/cli\/src\/deno\/command-io\.ts/);
+    const text = async (files: string[]) =>
+      (await Promise.all(
+        files.filter((name) => name.startsWith("./")).map((name) =>
+          Deno.readTextFile(join(dist, name))
+        ),
+      )).join("\n");
+    assert.match(await text(help), /\/\/ packages\/cli\/src\/deno\/cli\.ts\n/);
+
+    // workflow-command.ts's chunk, which list, status and history load (MDX-81, MDX-82).
+    const chunk = [...Deno.readDirSync(dist)].map((entry) => entry.name)
+      .filter((name) => /^workflow-command-\w+\.js$/.test(name));
+    assert.equal(chunk.length, 1);
+    const workflow = await staticClosure(dist, `./${chunk[0]}`);
+    assert.deepEqual(workflow.filter((name) => !name.startsWith("./")), [
+      "node:path",
+      "node:sqlite",
+      "node:util",
+    ]);
+    assert.deepEqual(await npmPackages(dist, workflow), ["zod"]);
+    assert.match(await text(workflow), /\/\/ packages\/workflow\/src\/store\/run-store\.ts\n/);
+    // No engine, parser, executor or Worker Shell: npm packages aside, what MDX-82 lists.
+    assert.doesNotMatch(
+      await text(workflow),
+      /\/\/ packages\/(core\/src\/(engine\/run-program|document\/parse-document|document\/load-program)|workflow\/src\/(execution\/execute-run|deno\/worker-shell))\.ts\n/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
