@@ -313,7 +313,7 @@ const CASES: Case[] = [
   {
     name: "WF-45 props that no longer match their digest",
     from: "answeredFirst",
-    damage: (path) => edit(path, `UPDATE run SET props = '{"name":"Eve"}'`),
+    damage: (path) => edit(path, `UPDATE props SET value = '{"name":"Eve"}'`),
     error: WorkflowDatabaseCorruptError,
     message: /its props do not match their digest/,
     reach: WRITERS,
@@ -324,7 +324,7 @@ const CASES: Case[] = [
     damage: (path) =>
       edit(
         path,
-        `UPDATE run SET props = '{"name":"Eve"}', props_hash = '${
+        `UPDATE props SET value = '{"name":"Eve"}'; UPDATE run SET props_hash = '${
           sha256Hex(canonicalJson({ name: "Eve" }))
         }'`,
       ),

@@ -197,14 +197,13 @@ export function writeRunRows(sql: SqlSeam, run: RemoteRun): void {
   const { record } = snapshot;
   sql.transaction(() => {
     sql.exec(
-      "INSERT INTO run (singleton, id, document, target, definition_hash, props, props_hash, " +
+      "INSERT INTO run (singleton, id, document, target, definition_hash, props_hash, " +
         "status, stop_reason, execution, root, created_at, updated_at) " +
-        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       record.id,
       record.document,
       record.target,
       record.definitionHash,
-      JSON.stringify(snapshot.props),
       record.propsHash,
       record.status,
       record.stopReason === null ? null : JSON.stringify(record.stopReason),
@@ -213,6 +212,7 @@ export function writeRunRows(sql: SqlSeam, run: RemoteRun): void {
       record.createdAt,
       record.updatedAt,
     );
+    sql.exec("INSERT INTO props (singleton, value) VALUES (1, ?)", JSON.stringify(snapshot.props));
     for (const source of snapshot.sources) {
       sql.exec(
         "INSERT INTO source (label, sha256, text, root) VALUES (?, ?, ?, ?)",

@@ -75,7 +75,6 @@ const RunRowSchema = z.object({
   document: z.string().min(1),
   target: z.string().nullable(),
   definition_hash: z.string().regex(/^[0-9a-f]{64}$/),
-  props: z.string(),
   props_hash: z.string().regex(/^[0-9a-f]{64}$/),
   status: RunStatusSchema,
   stop_reason: z.string().nullable(),
@@ -85,6 +84,7 @@ const RunRowSchema = z.object({
   updated_at: z.number().int(),
 }).strict();
 
+const PropsRowSchema = z.object({ value: z.string() }).strict();
 const PropsSchema = z.record(z.string(), z.unknown());
 const RootSchema = z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
 
@@ -135,18 +135,21 @@ export class RunStore {
     return this.#sql.transaction(() => {
       const now = this.#now();
       this.#sql.exec(
-        "INSERT INTO run (singleton, id, document, target, definition_hash, props, props_hash, " +
+        "INSERT INTO run (singleton, id, document, target, definition_hash, props_hash, " +
           "status, stop_reason, execution, root, created_at, updated_at) " +
-          "VALUES (1, ?, ?, ?, ?, ?, ?, 'running', NULL, 1, ?, ?, ?)",
+          "VALUES (1, ?, ?, ?, ?, ?, 'running', NULL, 1, ?, ?, ?)",
         run.id,
         run.document,
         run.target,
         run.definitionHash,
-        JSON.stringify(run.props),
         run.propsHash,
         publishRoot(this.#sql),
         now,
         now,
+      );
+      this.#sql.exec(
+        "INSERT INTO props (singleton, value) VALUES (1, ?)",
+        JSON.stringify(run.props),
       );
       for (const source of run.sources) {
         this.#sql.exec(
@@ -196,8 +199,12 @@ export class RunStore {
 
   /** The run's resolved props. */
   props(): JsonObject {
-    const props = this.#parseJson(this.#runRow().props, PropsSchema, "props");
-    return props as JsonObject;
+    const rows = this.#sql.exec("SELECT value FROM props");
+    if (rows.length !== 1) {
+      throw new WorkflowDatabaseCorruptError(`Cannot read ${this.#where}: it holds no props`);
+    }
+    const row = this.#parseRow(rows[0], PropsRowSchema, "props");
+    return this.#parseJson(row.value, PropsSchema, "props") as JsonObject;
   }
 
   /** The retained sources, root first. */

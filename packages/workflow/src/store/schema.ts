@@ -35,9 +35,18 @@ export const TABLES: readonly { name: string; sql: string }[] = [
     name: "run",
     sql: "CREATE TABLE run (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), " +
       "id TEXT NOT NULL, document TEXT NOT NULL, target TEXT, definition_hash TEXT NOT NULL, " +
-      "props TEXT NOT NULL, props_hash TEXT NOT NULL, status TEXT NOT NULL, stop_reason TEXT, " +
+      "props_hash TEXT NOT NULL, status TEXT NOT NULL, stop_reason TEXT, " +
       "execution INTEGER NOT NULL, root TEXT NOT NULL, created_at INTEGER NOT NULL, " +
       "updated_at INTEGER NOT NULL) STRICT",
+  },
+  {
+    // Apart from the run row: every append rewrites that row (its root and time), and SQLite
+    // reads and compares a whole row, overflow pages included, to update it. Props can be
+    // megabytes (a list a document iterates over), so in the row they would make each step
+    // cost as much as reading them (WF-150).
+    name: "props",
+    sql: "CREATE TABLE props (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), " +
+      "value TEXT NOT NULL) STRICT",
   },
   {
     name: "source",
