@@ -30,6 +30,9 @@ import type { ExportOptions, ExportReport } from "../contracts/workflow-host.ts"
 import type { RootEntry } from "../workspace/walk-root.ts";
 import { hostProblem } from "./host-error.ts";
 
+/** Entries written between two turns of the event loop. */
+const YIELD_EVERY = 256;
+
 /** What an export wrote. */
 export type ExportCounts = Pick<ExportReport, "directories" | "files" | "symlinks" | "hardLinks">;
 
@@ -95,17 +98,25 @@ export async function exportDirectory(
     const written = new Map<string, { object: string; mode: number }>();
     const directories: { path: string; mode: number }[] = [];
     const counts: ExportCounts = { directories: 0, files: 0, symlinks: 0, hardLinks: 0 };
+    let sinceYield = 0;
     for (const entry of entries) {
       writing = entry.path;
       const path = join(stage, ...entry.path.split("/"));
+      // The host calls below are synchronous: each asynchronous one is a round trip through the
+      // runtime's thread pool, which was most of the time an export of small files took. Every
+      // `YIELD_EVERY` entries the event loop gets a turn, so timers and signals still run.
+      if (++sinceYield === YIELD_EVERY) {
+        sinceYield = 0;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
       switch (entry.kind) {
         case "dir":
-          await Deno.mkdir(path, { mode: 0o700 });
+          Deno.mkdirSync(path, { mode: 0o700 });
           directories.push({ path: entry.path, mode: entry.mode & mask });
           counts.directories++;
           break;
         case "symlink":
-          await Deno.symlink(entry.target, path);
+          Deno.symlinkSync(entry.target, path);
           counts.symlinks++;
           break;
         case "file": {
@@ -114,18 +125,18 @@ export async function exportDirectory(
             return first?.object === entry.object && first.mode === entry.mode;
           });
           if (twin !== undefined) {
-            await Deno.link(join(stage, ...twin.split("/")), path);
+            Deno.linkSync(join(stage, ...twin.split("/")), path);
             counts.hardLinks++;
             break;
           }
           {
             // Chunk by chunk: a file of any size is never held whole.
-            using file = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+            using file = Deno.openSync(path, { write: true, createNew: true, mode: 0o600 });
             for (const chunk of entry.chunks()) {
-              for (let at = 0; at < chunk.length;) at += await file.write(chunk.subarray(at));
+              for (let at = 0; at < chunk.length;) at += file.writeSync(chunk.subarray(at));
             }
           }
-          await Deno.chmod(path, entry.mode & mask);
+          Deno.chmodSync(path, entry.mode & mask);
           written.set(entry.path, { object: entry.object, mode: entry.mode });
           counts.files++;
           break;

@@ -47,3 +47,36 @@ Deno.test("WS-71 an export writes each chunk of a file to the host file before i
     await Deno.remove(parent, { recursive: true });
   }
 });
+
+Deno.test("WS-91: an export of many files gives the event loop turns: a timer set as it starts writing fires before it ends", async () => {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  seam.transaction(() => Workspace.initialize(seam));
+  const ws = new Workspace(seam);
+  for (let i = 0; i < 600; i++) ws.writeFile(`/f${i}.txt`, new TextEncoder().encode(`${i}`));
+  const root = seam.transaction(() => publishRoot(seam));
+  const parent = await Deno.makeTempDir();
+  try {
+    let written = 0;
+    let firedAfter: number | undefined;
+    // Set once the export writes its first file: the calls before that (the target checked, the
+    // staging folder made) are asynchronous and would let it fire whatever the loop does.
+    const counting = (entry: RootEntry): RootEntry =>
+      entry.kind !== "file" ? entry : {
+        ...entry,
+        *chunks() {
+          if (++written === 1) setTimeout(() => firedAfter = written, 0);
+          yield* entry.chunks();
+        },
+      };
+    const counts = await exportDirectory(
+      [...walkRoot(seam, root)].map(counting),
+      [],
+      `${parent}/out`,
+    );
+    assert.equal(counts.files, 600);
+    assert.ok(firedAfter !== undefined && firedAfter < 600, `the timer fired after ${firedAfter}`);
+    assert.equal(await Deno.readTextFile(`${parent}/out/f599.txt`), "599");
+  } finally {
+    await Deno.remove(parent, { recursive: true });
+  }
+});

@@ -22,7 +22,7 @@ import { sha256Hex } from "@xmd/core/protocol";
 import { z } from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
-import { objectHash, treeObjectOf } from "./root-format.ts";
+import { objectHash, type Sha256, treeObjectOf } from "./root-format.ts";
 import { compareUtf8 } from "./workspace.ts";
 
 /** The longest chain of deltas from an object to a full text. */
@@ -81,9 +81,16 @@ export function storeObject(sql: SqlSeam, hash: string, text: string, delta?: Tr
 
 /**
  * The full text of object `hash`, checked against its hash; undefined when
- * no such object is stored. `where` names what is read, for the error.
+ * no such object is stored. `where` names what is read, for the error;
+ * `sha256` is the hash it is checked with (a runtime's native one: every
+ * object a walk or a verification reads is hashed here).
  */
-export function readObjectText(sql: SqlSeam, hash: string, where: string): string | undefined {
+export function readObjectText(
+  sql: SqlSeam,
+  hash: string,
+  where: string,
+  sha256: Sha256 = sha256Hex,
+): string | undefined {
   const top = rowOf(sql, hash, hash, where);
   if (top === undefined) return undefined;
   const deltas: Row[] = [];
@@ -96,7 +103,7 @@ export function readObjectText(sql: SqlSeam, hash: string, where: string): strin
     row = base;
   }
   const text = deltas.length === 0 ? row.body : applyDeltas(row.body, deltas, hash, where);
-  if (objectHash(text, sha256Hex) !== hash) throw damaged(where, hash, "does not match its hash");
+  if (objectHash(text, sha256) !== hash) throw damaged(where, hash, "does not match its hash");
   return text;
 }
 

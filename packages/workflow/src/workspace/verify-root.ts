@@ -59,9 +59,18 @@ export const FileObjectSchema: z.ZodType<FileObject> = z.object({
   size: z.number().int().nonnegative(),
 }).strict();
 
-/** Reads an object (`object-store.ts` checks it hashes to its name) and parses it strictly. */
-export function readObject<T>(sql: SqlSeam, hash: string, schema: z.ZodType<T>, where: string): T {
-  const body = readObjectText(sql, hash, where);
+/**
+ * Reads an object (`object-store.ts` checks it hashes to its name, with
+ * `sha256`) and parses it strictly.
+ */
+export function readObject<T>(
+  sql: SqlSeam,
+  hash: string,
+  schema: z.ZodType<T>,
+  where: string,
+  sha256: Sha256 = sha256Hex,
+): T {
+  const body = readObjectText(sql, hash, where, sha256);
   if (body === undefined) {
     throw new WorkflowDatabaseCorruptError(
       `Cannot read ${where}: Workspace object ${hash.slice(0, 12)} is missing`,
@@ -106,7 +115,7 @@ export function readChunk(
 
 /**
  * Verifies everything root `rootId` reaches, tree by tree from a work list
- * (any depth); chunks, the bulk of the bytes, are hashed with `sha256`.
+ * (any depth); objects and chunks are hashed with `sha256`.
  */
 export function verifyRoot(
   sql: SqlSeam,
@@ -117,7 +126,7 @@ export function verifyRoot(
   const seen = new Set<string>([rootId]);
   const trees = [rootId];
   for (let hash = trees.pop(); hash !== undefined; hash = trees.pop()) {
-    const tree = readObject(sql, hash, TreeObjectSchema, where);
+    const tree = readObject(sql, hash, TreeObjectSchema, where, sha256);
     for (const [, kind, , ref] of tree.entries) {
       if (seen.has(ref) || kind === "symlink") continue;
       seen.add(ref);
@@ -125,7 +134,7 @@ export function verifyRoot(
         trees.push(ref);
         continue;
       }
-      const file = readObject(sql, ref, FileObjectSchema, where);
+      const file = readObject(sql, ref, FileObjectSchema, where, sha256);
       let size = 0;
       for (const chunk of file.chunks) size += readChunk(sql, chunk, where, sha256).length;
       if (size !== file.size) {

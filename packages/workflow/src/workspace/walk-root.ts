@@ -62,12 +62,12 @@ export function* walkRoot(
   where = "the Workspace",
   sha256: Sha256 = sha256Hex,
 ): Generator<RootEntry> {
-  for (const { path, entry } of walkTree(sql, root, "", where)) {
+  for (const { path, entry } of walkTree(sql, root, "", where, sha256)) {
     if (entry.kind === "dir") yield { path, kind: "dir", mode: entry.mode };
     else if (entry.kind === "symlink") {
       yield { path, kind: "symlink", mode: entry.mode, target: entry.ref };
     } else {
-      const file = readObject(sql, entry.ref, FileObjectSchema, where);
+      const file = readObject(sql, entry.ref, FileObjectSchema, where, sha256);
       const chunks = () => fileChunks(sql, file, where, sha256);
       yield { path, kind: "file", mode: entry.mode, object: entry.ref, size: file.size, chunks };
     }
@@ -92,8 +92,9 @@ function* walkTree(
   hash: string,
   prefix: string,
   where: string,
+  sha256: Sha256 = sha256Hex,
 ): Generator<{ path: string; entry: TreeEntry }> {
-  const open = [{ entries: treeEntries(sql, hash, where), next: 0, prefix }];
+  const open = [{ entries: treeEntries(sql, hash, where, sha256), next: 0, prefix }];
   while (open.length > 0) {
     const dir = open[open.length - 1];
     if (dir.next === dir.entries.length) {
@@ -104,13 +105,19 @@ function* walkTree(
     const path = dir.prefix + entry.name;
     yield { path, entry };
     if (entry.kind === "dir") {
-      open.push({ entries: treeEntries(sql, entry.ref, where), next: 0, prefix: `${path}/` });
+      const entries = treeEntries(sql, entry.ref, where, sha256);
+      open.push({ entries, next: 0, prefix: `${path}/` });
     }
   }
 }
 
-function treeEntries(sql: SqlSeam, hash: string, where: string): TreeEntry[] {
-  return readObject(sql, hash, TreeObjectSchema, where).entries
+function treeEntries(
+  sql: SqlSeam,
+  hash: string,
+  where: string,
+  sha256: Sha256 = sha256Hex,
+): TreeEntry[] {
+  return readObject(sql, hash, TreeObjectSchema, where, sha256).entries
     .map(([name, kind, mode, ref]) => ({ name, kind, mode, ref }));
 }
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import { sha256Hex } from "@xmd/core/protocol";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
 import type { SqlSeam, SqlValue } from "../sql/sql-seam.ts";
@@ -235,4 +236,27 @@ Deno.test("liveHardLinks groups the paths sharing an inode, only for the live ro
   assert.deepEqual(liveHardLinks(ws.sql, before), [], "an older root's links are unknown");
   ws.writeFile("/dirty", text("unpublished"));
   assert.deepEqual(liveHardLinks(ws.sql, now), [], "a live state past the root is not that root");
+});
+
+Deno.test("WS-90: verifyRoot and walkRoot hash every object and chunk they read with the SHA-256 they are given", () => {
+  const ws = workspace();
+  ws.mkdir("/a");
+  ws.writeFile("/a/one.txt", text("one"));
+  ws.writeFile("/a/two.txt", text("two"));
+  ws.writeFile("/three.txt", text("three"));
+  const root = publish(ws);
+  // Two trees (/ and /a), three file objects, three chunks.
+  const reads = 2 + 3 + 3;
+  let calls = 0;
+  const counted = (data: string | Uint8Array) => {
+    calls++;
+    return sha256Hex(data);
+  };
+  verifyRoot(ws.sql, root, "the Workspace", counted);
+  assert.equal(calls, reads);
+  calls = 0;
+  for (const entry of walkRoot(ws.sql, root, "the Workspace", counted)) {
+    if (entry.kind === "file") [...entry.chunks()];
+  }
+  assert.equal(calls, reads);
 });
