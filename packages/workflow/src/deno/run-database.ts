@@ -283,9 +283,14 @@ async function buildSchema(path: string, where: string): Promise<void> {
     await file.sync();
   }
   await Deno.rename(building, path);
-  {
+  // As SQLite does for the folder of its own new files: best effort, since
+  // some file systems cannot open or sync a folder, and refusing there would
+  // refuse every start where SQLite alone worked.
+  try {
     using folder = await Deno.open(dirname(path), { read: true });
     await folder.sync();
+  } catch {
+    // The rename stands; only its durability across a power loss is the file system's.
   }
 }
 
