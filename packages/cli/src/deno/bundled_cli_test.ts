@@ -176,3 +176,27 @@ Deno.test("MDX-101: the bundle keeps each command's start-up: --help loads the d
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("MDX-120: the bundle holds zod's English messages and none of its other locales", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "xmd-bundle-zod-" });
+  try {
+    const dist = join(dir, "dist");
+    await installCli({ dir: dist, root: dir });
+    const locales = new Set<string>();
+    let zodModules = 0;
+    for (const entry of Deno.readDirSync(dist)) {
+      if (!entry.name.endsWith(".js")) continue;
+      const text = await Deno.readTextFile(join(dist, entry.name));
+      for (const match of text.matchAll(/^\/\/ .*\/registry\.npmjs\.org\/zod\/[^/]+\/(.*)$/gm)) {
+        zodModules++;
+        const locale = /^v4\/locales\/(.+)$/.exec(match[1]);
+        if (locale) locales.add(locale[1]);
+      }
+    }
+    // The walk found zod itself (so an empty or wrong folder cannot pass).
+    assert.ok(zodModules > 10, `${zodModules} of zod's modules`);
+    assert.deepEqual([...locales], ["en.js"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

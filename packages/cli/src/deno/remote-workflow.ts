@@ -31,7 +31,7 @@ import {
   RemoteWorkflowHost,
 } from "@xmd/workflow/deno";
 import { RemoteAdmissionError } from "@xmd/workflow/deno/internal";
-import { z } from "zod";
+import * as z from "zod";
 import type { RemoteChoice } from "./remote-options.ts";
 import { UsageError } from "./usage-error.ts";
 

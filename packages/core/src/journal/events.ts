@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonValue } from "../json/json-value.ts";
 import type { Schema } from "../json/schema.ts";
 

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The configuration keys, in the order they are reported. */
 export const CONFIG_KEYS = [

@@ -17,7 +17,7 @@
  * @module
  */
 import { createRemoteJWKSet, errors, jwtVerify } from "jose";
-import { z } from "zod";
+import * as z from "zod";
 import { REPOSITORY_NAME } from "./admission-config.ts";
 import { AdmissionRefusal } from "./admission-refusal.ts";
 

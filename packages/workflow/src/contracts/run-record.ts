@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** The statuses a run can be in. */
 export const RUN_STATUSES = [

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Filesystem operations the interpreter may ask for. */
 export const FS_OPS = [

@@ -26,7 +26,7 @@ import {
   type JsonValue,
   JsonValueSchema,
 } from "@xmd/core/protocol";
-import { z } from "zod";
+import * as z from "zod";
 import {
   type DocumentExecution,
   type PendingSuspension,

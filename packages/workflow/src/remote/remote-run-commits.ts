@@ -31,7 +31,7 @@
  * @module
  */
 import { canonicalJson } from "@xmd/core/protocol";
-import { z } from "zod";
+import * as z from "zod";
 import type { Frontier, RunChange, RunCommits } from "../execution/run-commits.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { type HardLinkGroups, HardLinkGroupsSchema } from "../workspace/hard-links.ts";

@@ -31,7 +31,7 @@ import {
   type JsonValue,
   sha256Hex,
 } from "@xmd/core/protocol";
-import { z } from "zod";
+import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "../store/schema.ts";

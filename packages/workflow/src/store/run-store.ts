@@ -21,7 +21,7 @@ import {
   type Schema,
   sha256Hex,
 } from "@xmd/core/protocol";
-import { z } from "zod";
+import * as z from "zod";
 import {
   type DocumentExecution,
   type PendingSuspension,

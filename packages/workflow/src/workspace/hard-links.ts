@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { ROOT_INO } from "./workspace.ts";
 

@@ -8,7 +8,7 @@
  * @module
  */
 import { sha256Hex } from "@xmd/core/protocol";
-import { z } from "zod";
+import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { readObjectText } from "./object-store.ts";
