@@ -911,7 +911,10 @@ const markdown = [
   "the run and resumes it to completion (verification, replay of every event, one effect); `list` reads",
   "folders of small runs. The content rows: runs whose Workspace holds files of just under 1 MiB, timed",
   "per MiB, and one file written through `Workspace.writeFileFrom` from 64 KiB pieces and committed",
-  `(its peak memory is not the file's size). The last columns: cost per item ÷ the same operation's at`,
+  "(its peak memory is not the file's size). The floor row writes the files `export` writes with bare",
+  "host calls: on a file system that scans recently freed inodes at each create (ext4 without a journal),",
+  "it grows with the files deleted shortly before, so every export is kept until the section ends.",
+  `The last columns: cost per item ÷ the same operation's at`,
   `the next size down, about a tenth (target ≤ ${TARGET_SCALE_GROWTH}×). Sizes: ${
     scaleSizes().map((size) => fixed(size, 0)).join(", ")
   } events (\`XMD_BENCH_SCALE_MAX=100000\` adds 100,000); ${
