@@ -62,7 +62,7 @@ export async function openVerifyRunFixture(
   }
   const path = host.pathOf("verify");
   const read = async (work: (store: RunStore) => Promise<void> | void) => {
-    const seam = await readRunDatabase(path, "the bench run");
+    const seam = readRunDatabase(path, "the bench run");
     if (!seam) throw new Error("Cannot benchmark verification: the run database is missing");
     using _seam = seam;
     const store = new RunStore(seam, "the bench run");

@@ -124,6 +124,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "RemoteUnsupportedError",
     "RemoteWorkflowHost",
   ],
+  "@xmd/workflow/deno/local": ["LocalWorkflowHost"],
   "@xmd/workflow/cloudflare": [
     "ADMISSION_HEADERS",
     "DurableObjectSeam",

@@ -108,3 +108,19 @@ Deno.test("MDX-82: xmd workflow list, status and history load no engine, executo
   );
   assert.deepEqual(running, []);
 });
+
+Deno.test("MDX-121: xmd workflow list, status and history load the local host alone: not the remote host, its working copy or its protocol's frames", async () => {
+  const loaded = await loadedAtStart(
+    new URL("packages/cli/src/deno/workflow-command.ts", ROOT).href,
+  );
+  // The walk reaches the local host (so an empty or wrong graph cannot pass).
+  assert.ok(loaded.includes("packages/workflow/src/deno/local-workflow-host.ts"));
+  assert.deepEqual(
+    loaded.filter((specifier) =>
+      /^packages\/workflow\/(deno\.ts|src\/remote\/|src\/deno\/(remote-|working-copy))/.test(
+        specifier,
+      )
+    ),
+    [],
+  );
+});

@@ -43,7 +43,7 @@ import {
   ShellLostError,
   type WorkflowHost,
 } from "@xmd/workflow";
-import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno";
+import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno/local";
 import { isAbsolute, join } from "node:path";
 import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";

@@ -507,7 +507,7 @@ Deno.test("WF-43 corruption matrix: each damaged database is refused with its ty
     const runs = await restoreDatabase(state(c.from));
     const path = runPath(runs);
     if (c.from.startsWith("wal:")) {
-      const scan = await scanWal(`${path}-wal`, await pageSizeOf(path));
+      const scan = scanWal(`${path}-wal`, await pageSizeOf(path));
       assert.ok(scan.committedFrames > 0, "the WAL holds committed frames before the damage");
     }
     await c.damage(path);

@@ -75,7 +75,7 @@ Deno.test("WF-40 inspecting a crashed run whose events live in its write-ahead l
   const runs = await restoreDatabase(wal.suspendedFirst);
   const path = runPath(runs);
   const before = await readDatabaseAt(path);
-  const scan = await scanWal(`${path}-wal`, 4096);
+  const scan = scanWal(`${path}-wal`, 4096);
   assert.ok(scan.committedFrames > 0 && scan.damage === null, "committed frames in the WAL");
 
   const status = await inspectUnchanged(runs, before);
@@ -104,7 +104,7 @@ Deno.test("WF-41 a torn last transaction (frames that do not verify, none commit
   torn.set(last.subarray(0, 24));
   torn.fill(0x5a, 24);
   await Deno.writeFile(`${path}-wal`, new Uint8Array([...bytes, ...torn]));
-  const scan = await scanWal(`${path}-wal`, 4096);
+  const scan = scanWal(`${path}-wal`, 4096);
   assert.equal(scan.damage, null);
   assert.equal(scan.unverifiedFrames, 1);
 

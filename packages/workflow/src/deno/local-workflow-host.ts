@@ -140,7 +140,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const propsHash = sha256Hex(canonicalJson(request.props));
     // An existing run is recognized and compared before anything is written.
     let existing = false;
-    const reading = await readRunDatabase(path, where, { recover: true });
+    const reading = readRunDatabase(path, where, { recover: true });
     if (reading) {
       using _reading = reading;
       const store = new RunStore(reading, where);
@@ -319,7 +319,7 @@ export class LocalWorkflowHost implements WorkflowHost {
       const path = join(this.#runs, entry.name);
       const where = `run file ${entry.name}`;
       try {
-        const seam = await readRunDatabase(path, where);
+        const seam = readRunDatabase(path, where);
         if (!seam) continue;
         using _seam = seam;
         const store = new RunStore(seam, where);
@@ -508,7 +508,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     { run = true, recover = false } = {},
   ): Promise<T> {
     const where = `run "${id}"`;
-    const seam = await readRunDatabase(path, where, { recover });
+    const seam = readRunDatabase(path, where, { recover });
     if (!seam) throw new RunNotFoundError(`Cannot find run "${id}": no such run in ${this.#runs}`);
     using _seam = seam;
     const store = new RunStore(seam, where);

@@ -63,9 +63,9 @@ const STABLE_READ_ATTEMPTS = 3;
 const connected = new Map<string, number>();
 
 /** The size of the file at `path`, 0 when it does not exist. */
-async function sizeOf(path: string): Promise<number> {
+function sizeOf(path: string): number {
   try {
-    return (await Deno.stat(path)).size;
+    return Deno.statSync(path).size;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return 0;
     throw error;
@@ -73,13 +73,13 @@ async function sizeOf(path: string): Promise<number> {
 }
 
 /** Reads and checks the SQLite header of a non-empty file; returns its page size. */
-async function checkHeader(path: string, where: string): Promise<number> {
+function checkHeader(path: string, where: string): number {
   const header = new Uint8Array(100);
   let read = 0;
   {
-    using file = await Deno.open(path, { read: true });
+    using file = Deno.openSync(path, { read: true });
     while (read < 100) {
-      const n = await file.read(header.subarray(read));
+      const n = file.readSync(header.subarray(read));
       if (n === null) break;
       read += n;
     }
@@ -119,12 +119,12 @@ async function checkHeader(path: string, where: string): Promise<number> {
  * and after the log (no commit in between); a log that never holds still is
  * in a live writer's hands, which SQLite coordinates with.
  */
-async function recognizeWal(path: string, where: string, pageSize: number): Promise<WalScan> {
+function recognizeWal(path: string, where: string, pageSize: number): WalScan {
   let wal: WalScan | undefined;
   for (let attempt = 0; attempt < STABLE_READ_ATTEMPTS; attempt++) {
-    const before = await readWalIndex(`${path}-shm`);
-    wal = await scanWal(`${path}-wal`, pageSize);
-    const after = await readWalIndex(`${path}-shm`);
+    const before = readWalIndex(`${path}-shm`);
+    wal = scanWal(`${path}-wal`, pageSize);
+    const after = readWalIndex(`${path}-shm`);
     if (!sameIndex(before, after)) continue;
     const damage = wal.damage ?? lostFrames(wal, after);
     if (damage) {
@@ -171,19 +171,25 @@ interface Recognized {
   wal: WalScan | null;
 }
 
-/** Recognizes the files of the database at `path` as bytes. */
-async function recognizeFiles(path: string, where: string): Promise<Recognized> {
-  const empty = await sizeOf(path) === 0;
+/**
+ * Recognizes the files of the database at `path` as bytes, with synchronous
+ * calls: a run at rest is one small read of its header and a few lookups of
+ * files that are absent, and each asynchronous call would be a round trip
+ * through the runtime's thread pool (about 1 ms a run, most of what
+ * `xmd workflow list` spent on each).
+ */
+function recognizeFiles(path: string, where: string): Recognized {
+  const empty = sizeOf(path) === 0;
   if (connected.has(path)) return { empty, wal: null };
   if (empty) {
-    if (await sizeOf(`${path}-wal`) > 0) {
+    if (sizeOf(`${path}-wal`) > 0) {
       throw new WorkflowDatabaseCorruptError(
         `Cannot open ${where}: its database file is empty or missing, but its write-ahead log is not. It is left as it is`,
       );
     }
     return { empty, wal: null };
   }
-  return { empty, wal: await recognizeWal(path, where, await checkHeader(path, where)) };
+  return { empty, wal: recognizeWal(path, where, checkHeader(path, where)) };
 }
 
 /** Refuses a database that holds no run while its log holds frames SQLite cannot apply. */
@@ -213,7 +219,7 @@ export async function openRunDatabase(
   where: string,
   options: { create: boolean },
 ): Promise<OpenRunDatabase | undefined> {
-  const { empty, wal } = await recognizeFiles(path, where);
+  const { empty, wal } = recognizeFiles(path, where);
   if (empty) {
     if (!options.create) return undefined;
     await buildSchema(path, where);
@@ -301,12 +307,12 @@ async function buildSchema(path: string, where: string): Promise<void> {
  * first rolled back by SQLite over a writing connection: the caller is about
  * to write anyway. Without it, that state is a `RunDatabaseAccessError`.
  */
-export async function readRunDatabase(
+export function readRunDatabase(
   path: string,
   where: string,
   options: { recover: boolean } = { recover: false },
-): Promise<(SqlSeam & Disposable) | undefined> {
-  const { empty, wal } = await recognizeFiles(path, where);
+): (SqlSeam & Disposable) | undefined {
+  const { empty, wal } = recognizeFiles(path, where);
   if (empty) return undefined;
   try {
     return openForReading(path, where, wal);
@@ -319,7 +325,7 @@ export async function readRunDatabase(
     connection.db.exec("PRAGMA busy_timeout = 10000");
     connection.db.prepare("SELECT count(*) FROM sqlite_master").get();
   }
-  return openForReading(path, where, (await recognizeFiles(path, where)).wal);
+  return openForReading(path, where, recognizeFiles(path, where).wal);
 }
 
 function openForReading(path: string, where: string, wal: WalScan | null): SqlSeam & Disposable {

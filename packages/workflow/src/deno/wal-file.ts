@@ -13,6 +13,9 @@
  * Invariants:
  * - The file is only read, frame by frame (memory stays bounded by a batch of
  *   frames), never written, locked or created.
+ * - It is read with synchronous calls, as the checksums are computed: a log
+ *   at rest is absent or small, and each asynchronous call would be a round
+ *   trip through the runtime's thread pool.
  * - `damage` is set only on proof that committed frames would be ignored: a
  *   header that does not verify with frame bytes after it, or a frame that
  *   does not verify followed by a commit frame that does (each frame is
@@ -46,10 +49,10 @@ export interface WalScan {
 }
 
 /** Scans the write-ahead log at `path` of a database whose page size is `pageSize`. */
-export async function scanWal(path: string, pageSize: number): Promise<WalScan> {
+export function scanWal(path: string, pageSize: number): WalScan {
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { read: true });
+    file = Deno.openSync(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       return { size: 0, salts: null, committedFrames: 0, unverifiedFrames: 0, damage: null };
@@ -57,8 +60,8 @@ export async function scanWal(path: string, pageSize: number): Promise<WalScan> 
     throw error;
   }
   try {
-    const size = (await file.stat()).size;
-    const header = await readFully(file, new Uint8Array(Math.min(size, WAL_HEADER_BYTES)));
+    const size = file.statSync().size;
+    const header = readFully(file, new Uint8Array(Math.min(size, WAL_HEADER_BYTES)));
     const frameBytes = FRAME_HEADER_BYTES + pageSize;
     const frames = size < WAL_HEADER_BYTES ? 0 : Math.floor((size - WAL_HEADER_BYTES) / frameBytes);
     const checked = checkHeader(header, pageSize);
@@ -72,7 +75,7 @@ export async function scanWal(path: string, pageSize: number): Promise<WalScan> 
         damage: size > WAL_HEADER_BYTES ? `its write-ahead log header ${checked}` : null,
       };
     }
-    return { size, salts: checked.salts, ...await scanFrames(file, frames, pageSize, checked) };
+    return { size, salts: checked.salts, ...scanFrames(file, frames, pageSize, checked) };
   } finally {
     file.close();
   }
@@ -98,12 +101,12 @@ function checkHeader(header: Uint8Array, pageSize: number): VerifiedHeader | str
   return { salts: header.slice(16, 24), littleEndian, checksum: [s0, s1] };
 }
 
-async function scanFrames(
+function scanFrames(
   file: Deno.FsFile,
   frames: number,
   pageSize: number,
   header: VerifiedHeader,
-): Promise<Omit<WalScan, "size" | "salts">> {
+): Omit<WalScan, "size" | "salts"> {
   const frameBytes = FRAME_HEADER_BYTES + pageSize;
   const buffer = new Uint8Array(BATCH_FRAMES * frameBytes);
   const view = new DataView(buffer.buffer);
@@ -115,7 +118,7 @@ async function scanFrames(
     // A log that shrinks while it is read (a writer closing) ends at its last whole frame.
     const wanted = Math.min(BATCH_FRAMES, frames - start) * frameBytes;
     const count = Math.floor(
-      (await readFully(file, buffer.subarray(0, wanted))).length / frameBytes,
+      readFully(file, buffer.subarray(0, wanted)).length / frameBytes,
     );
     for (let index = 0; index < count; index++) {
       const frame = start + index + 1;
@@ -176,10 +179,10 @@ function checksum(
   return [s0, s1];
 }
 
-async function readFully(file: Deno.FsFile, into: Uint8Array): Promise<Uint8Array> {
+function readFully(file: Deno.FsFile, into: Uint8Array): Uint8Array {
   let read = 0;
   while (read < into.length) {
-    const n = await file.read(into.subarray(read));
+    const n = file.readSync(into.subarray(read));
     if (n === null) return into.subarray(0, read);
     read += n;
   }

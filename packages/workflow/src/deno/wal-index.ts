@@ -10,6 +10,9 @@
  *
  * Invariants:
  * - The file is only read, never written, locked or created.
+ * - It is read with synchronous calls: a few bytes of a local file, where
+ *   each asynchronous call would be a round trip through the runtime's
+ *   thread pool (most of what recognizing a run at rest cost).
  * - A header is trusted only when its two copies are identical, it is
  *   initialized and its checksum verifies; anything else (no file, a writer
  *   half-way through an update, a file from another format) is `undefined`:
@@ -36,14 +39,14 @@ export interface WalIndex {
 }
 
 /** Reads the wal-index at `path`, or `undefined` when there is none to trust. */
-export async function readWalIndex(path: string): Promise<WalIndex | undefined> {
+export function readWalIndex(path: string): WalIndex | undefined {
   let bytes: Uint8Array;
   try {
-    using file = await Deno.open(path, { read: true });
+    using file = Deno.openSync(path, { read: true });
     bytes = new Uint8Array(2 * HEADER_BYTES + CHECKPOINT_INFO_BYTES);
     let read = 0;
     while (read < bytes.length) {
-      const n = await file.read(bytes.subarray(read));
+      const n = file.readSync(bytes.subarray(read));
       if (n === null) return undefined;
       read += n;
     }

@@ -66,7 +66,7 @@ const COMMIT = { commit: true };
 Deno.test("WF-41 scanWal: committed frames are read up to the last commit, in either checksum byte order", async () => {
   for (const littleEndian of [true, false]) {
     const path = await writeWal([{}, COMMIT, {}, COMMIT, {}], littleEndian);
-    assert.deepEqual(await scanWal(path, PAGE), {
+    assert.deepEqual(scanWal(path, PAGE), {
       size: 32 + 5 * (24 + PAGE),
       salts: new Uint8Array([0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]),
       committedFrames: 4,
@@ -80,7 +80,7 @@ Deno.test("WF-41 scanWal: committed frames are read up to the last commit, in ei
 Deno.test("WF-41 scanWal: a frame that fails with a verifying commit frame after it is damage", async () => {
   for (const spoil of ["page", "salt"] as const) {
     const path = await writeWal([COMMIT, { spoil }, {}, COMMIT]);
-    const scan = await scanWal(path, PAGE);
+    const scan = scanWal(path, PAGE);
     assert.equal(scan.committedFrames, 1);
     assert.match(scan.damage ?? "", /frame 2 is damaged, and committed frames follow it/);
     await Deno.remove(path);
@@ -92,7 +92,7 @@ Deno.test("WF-41 scanWal: a torn last transaction is not damage", async () => {
   const torn: Frame[][] = [[COMMIT, {}, { spoil: "page" }], [COMMIT, { spoil: "page" }, {}]];
   for (const frames of torn) {
     const path = await writeWal(frames);
-    const scan = await scanWal(path, PAGE);
+    const scan = scanWal(path, PAGE);
     assert.equal(scan.damage, null);
     assert.equal(scan.committedFrames, 1);
     assert.equal(scan.unverifiedFrames, frames.filter((frame) => frame.spoil).length);
@@ -102,7 +102,7 @@ Deno.test("WF-41 scanWal: a torn last transaction is not damage", async () => {
   const path = await writeWal([COMMIT, COMMIT]);
   await Deno.truncate(path, 32 + 24 + PAGE + 100);
   assert.deepEqual(
-    { ...await scanWal(path, PAGE), salts: null },
+    { ...scanWal(path, PAGE), salts: null },
     {
       size: 32 + 24 + PAGE + 100,
       salts: null,
@@ -119,14 +119,14 @@ Deno.test("WF-41 scanWal: a header that does not verify is damage when frames fo
   const bytes = await Deno.readFile(path);
   bytes[13] ^= 1;
   await Deno.writeFile(path, bytes);
-  assert.match((await scanWal(path, PAGE)).damage ?? "", /header fails its checksum/);
+  assert.match(scanWal(path, PAGE).damage ?? "", /header fails its checksum/);
   await Deno.writeFile(path, bytes.subarray(0, 32));
-  assert.equal((await scanWal(path, PAGE)).damage, null);
+  assert.equal(scanWal(path, PAGE).damage, null);
   bytes[13] ^= 1;
   await Deno.writeFile(path, bytes);
-  assert.match((await scanWal(path, 1024)).damage ?? "", /names another page size/);
+  assert.match(scanWal(path, 1024).damage ?? "", /names another page size/);
   await Deno.remove(path);
-  assert.deepEqual(await scanWal(path, PAGE), {
+  assert.deepEqual(scanWal(path, PAGE), {
     size: 0,
     salts: null,
     committedFrames: 0,
@@ -142,7 +142,7 @@ Deno.test("WF-41 scanWal reads a log SQLite wrote as SQLite does", async () => {
   for (let i = 0; i < 20; i++) db.prepare("INSERT INTO t VALUES (?)").run("x".repeat(3000));
   const pageSize = Number(db.prepare("PRAGMA page_size").get()!.page_size);
   const frames = ((await Deno.stat(`${dir}/db-wal`)).size - 32) / (24 + pageSize);
-  const scan = await scanWal(`${dir}/db-wal`, pageSize);
+  const scan = scanWal(`${dir}/db-wal`, pageSize);
   db.close();
   assert.equal(scan.damage, null);
   assert.equal(scan.unverifiedFrames, 0);
