@@ -214,15 +214,27 @@ export interface OpenRunDatabase {
  * empty file is initialized; without it, a missing or empty file is
  * `undefined`.
  */
-export async function openRunDatabase(
+export function openRunDatabase(
   path: string,
   where: string,
   options: { create: boolean },
 ): Promise<OpenRunDatabase | undefined> {
+  try {
+    return Promise.resolve(openForWriting(path, where, options));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function openForWriting(
+  path: string,
+  where: string,
+  options: { create: boolean },
+): OpenRunDatabase | undefined {
   const { empty, wal } = recognizeFiles(path, where);
   if (empty) {
     if (!options.create) return undefined;
-    await buildSchema(path, where);
+    buildSchema(path, where);
     const seam = withFailpoint(() => connectForWriting(path, where));
     try {
       configure(seam);
@@ -266,12 +278,15 @@ export async function openRunDatabase(
  * Built in WAL mode, so the first writing open has no journal mode to
  * switch. A file left by a start killed before the rename is replaced.
  */
-async function buildSchema(path: string, where: string): Promise<void> {
+function buildSchema(path: string, where: string): void {
   const building = `${path}-new`;
+  // Its file calls are synchronous, as are SQLite's own and recognition's (see recognizeFiles).
   for (const leftover of [building, `${building}-wal`, `${building}-shm`, `${building}-journal`]) {
-    await Deno.remove(leftover).catch((error) => {
+    try {
+      Deno.removeSync(leftover);
+    } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
-    });
+    }
   }
   {
     // The failpoint is read before the file is created: a malformed one creates nothing.
@@ -285,16 +300,16 @@ async function buildSchema(path: string, where: string): Promise<void> {
   }
   // Closing the last connection copied the log into the file and removed it.
   {
-    using file = await Deno.open(building, { read: true, write: true });
-    await file.sync();
+    using file = Deno.openSync(building, { read: true, write: true });
+    file.syncSync();
   }
-  await Deno.rename(building, path);
+  Deno.renameSync(building, path);
   // As SQLite does for the folder of its own new files: best effort, since
   // some file systems cannot open or sync a folder, and refusing there would
   // refuse every start where SQLite alone worked.
   try {
-    using folder = await Deno.open(dirname(path), { read: true });
-    await folder.sync();
+    using folder = Deno.openSync(dirname(path), { read: true });
+    folder.syncSync();
   } catch {
     // The rename stands; only its durability across a power loss is the file system's.
   }
