@@ -21,6 +21,7 @@
  * @module
  */
 export {
+  type LocalStartOptions,
   LocalWorkflowHost,
   type LocalWorkflowHostOptions,
 } from "./src/deno/local-workflow-host.ts";

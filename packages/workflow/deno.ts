@@ -77,6 +77,7 @@
  * @module
  */
 export {
+  type LocalStartOptions,
   LocalWorkflowHost,
   type LocalWorkflowHostOptions,
 } from "./src/deno/local-workflow-host.ts";

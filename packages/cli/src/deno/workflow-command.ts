@@ -43,7 +43,11 @@ import {
   ShellLostError,
   type WorkflowHost,
 } from "@xmd/workflow";
-import { LocalWorkflowHost, type WorkerShellOptions } from "@xmd/workflow/deno/local";
+import {
+  type LocalStartOptions,
+  LocalWorkflowHost,
+  type WorkerShellOptions,
+} from "@xmd/workflow/deno/local";
 import { isAbsolute, join } from "node:path";
 import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
@@ -182,8 +186,42 @@ export async function workflowCommand(args: readonly string[], io: CommandIo): P
  * `WorkflowHost` contract; this is the one place a host is chosen (the local
  * runs folder today).
  */
-function hostFor(io: CommandIo): WorkflowHost {
+function hostFor(io: CommandIo): LocalWorkflowHost {
   return new LocalWorkflowHost(runsFolder(io.env), { shell: shellOptions(io.env) });
+}
+
+/**
+ * An `sh` or `bash` fence with `exec` in its info string, at the start of a
+ * line: what a document that runs a shell block visibly holds. A fence in a
+ * component, or one this misses, is still found once the document is
+ * checked; text that only looks like one costs an interpreter started and
+ * killed.
+ */
+const EXEC_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*(?:sh|bash)\b[^\n]*\bexec\b/m;
+
+/**
+ * Worker Shell's interpreter started for a local start whose root document
+ * visibly holds a shell block (WF-170), before the document is loaded, or
+ * undefined. Whatever keeps the document or the host from being read here
+ * (a missing file, a bad `XMD_WORKER_SHELL_HEAP_MIB`) is left to the start,
+ * which reports it where it did.
+ */
+async function prestartFor(
+  io: CommandIo,
+  document: string,
+): Promise<LocalStartOptions["prestarted"]> {
+  let host: LocalWorkflowHost;
+  let text: string;
+  try {
+    host = hostFor(io);
+    const path = isAbsolute(document) ? document : join(io.cwd, document);
+    // Only a regular file is read twice: reading a pipe here would take its text from the start.
+    if (!(await Deno.stat(path)).isFile) return undefined;
+    text = await Deno.readTextFile(path);
+  } catch {
+    return undefined;
+  }
+  return EXEC_FENCE.test(text) ? await host.prestartInterpreter() : undefined;
 }
 
 /** The ids of the runs in the runs folder, for shell completion (nothing is locked or run). */
@@ -447,6 +485,11 @@ async function start(
     }
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
   }
+  // Worker Shell's interpreter loads (about 100 ms of CPU, its own process) while the document
+  // is read and checked; the start runs its first block in it, or it is killed and waited for.
+  await using prestarted = choice || options.help
+    ? undefined
+    : await prestartFor(io, options.document);
   // The document, its props and the engine are this command's alone: loaded here, not at start.
   // One after the other: Deno 2.9 can panic on a dynamic import started while another one's
   // graph is still being registered.
@@ -483,14 +526,19 @@ async function start(
   });
   let host: WorkflowHost;
   let name: RunName | undefined;
+  const request = () => ({ id, program, target: options.target, props });
+  let run: (executionIo: ExecutionIo) => Promise<ExecutionReport>;
   if (choice) {
     const remote = await remoteRun(choice, remoteOptions.issue, io.env);
     host = remote.host;
     id = remote.id;
     name = { text: remote.name, remote: true };
+    run = (executionIo) => remote.host.start(request(), executionIo);
   } else {
-    host = hostFor(io);
+    const local = hostFor(io);
+    host = local;
     if (id !== undefined) name = { text: id, remote: false };
+    run = (executionIo) => local.start(request(), executionIo, { prestarted });
   }
   if (options.noSecretDetection) {
     io.stderr("xmd: warning: secret detection is off for this command\n");
@@ -501,7 +549,7 @@ async function start(
       io,
       (runId) => name ?? { text: runId, remote: false },
       !options.noSecretDetection,
-      (executionIo) => host.start({ id, program, target: options.target, props }, executionIo),
+      run,
       typedPositions(options.document, program),
     );
   } catch (error) {

@@ -79,6 +79,18 @@ let runningModules: Promise<typeof import("./host-running.ts")> | undefined;
  */
 const running = () => runningModules ??= import("./host-running.ts");
 
+/** What a local start may be given besides its request. */
+export interface LocalStartOptions {
+  /**
+   * Worker Shell's interpreter, started ahead by
+   * {@linkcode LocalWorkflowHost.prestartInterpreter} while the caller still
+   * reads and checks the document. The start owns it: its first block runs in
+   * it, and a start that returns without running one (refused, or a document
+   * without exec blocks) kills it and waits for its end (WF-170).
+   */
+  prestarted?: PrestartedInterpreter;
+}
+
 /** How a local host runs documents. */
 export interface LocalWorkflowHostOptions {
   /** How Worker Shell runs exec blocks (its interpreter's heap limit). */
@@ -101,7 +113,30 @@ export class LocalWorkflowHost implements WorkflowHost {
     return join(this.#runs, `${sha256Hex(id)}.sqlite`);
   }
 
-  async start(request: StartRequest, io: ExecutionIo): Promise<ExecutionReport> {
+  /**
+   * Starts Worker Shell's interpreter for a start about to follow, before
+   * its document is even loaded: loading just-bash costs its process about
+   * 100 ms of CPU, which then overlaps the caller's reading and checking of
+   * the document. Give it to {@linkcode LocalWorkflowHost.start}, which runs
+   * the first block in it or kills it; a caller that does not start must
+   * dispose of it (killed, its end awaited). `undefined` when this process
+   * may not start the interpreter (the start refuses that itself).
+   */
+  async prestartInterpreter(): Promise<PrestartedInterpreter | undefined> {
+    // One after the other: Deno 2.9 can panic on concurrent dynamic imports.
+    const { interpreterStartProblem } = await import("./worker-shell-process.ts");
+    if (interpreterStartProblem() !== null) return undefined;
+    const { PrestartedInterpreter } = await import("./worker-shell-prestart.ts");
+    return new PrestartedInterpreter(this.#shell);
+  }
+
+  async start(
+    request: StartRequest,
+    io: ExecutionIo,
+    options: LocalStartOptions = {},
+  ): Promise<ExecutionReport> {
+    // This start's to run blocks in, or to kill and wait for however it returns.
+    await using early = options.prestarted;
     const id = request.id ?? crypto.randomUUID().replaceAll("-", "").slice(0, 12);
     checkRunId(id);
     // A library caller gets the same refusal as the CLI: a block no Worker
@@ -115,12 +150,16 @@ export class LocalWorkflowHost implements WorkflowHost {
       nativeSha256Hex,
       PrestartedInterpreter,
     } = await running();
-    const shellProblem = hasExecBlocks(request.program) ? interpreterStartProblem() : null;
+    const executes = hasExecBlocks(request.program);
+    // Started for a document that has no block to run after all: ended now, not after the run.
+    if (!executes) await early?.[Symbol.asyncDispose]();
+    const shellProblem = executes ? interpreterStartProblem() : null;
     // Worker Shell's interpreter loads while the start checks and creates the run; killed (and
     // waited for) when the start returns without a Worker Shell having adopted it.
-    await using prestarted = hasExecBlocks(request.program) && shellProblem === null
+    await using own = executes && shellProblem === null && early === undefined
       ? new PrestartedInterpreter(this.#shell)
       : undefined;
+    const prestarted = executes ? early ?? own : undefined;
     // Before anything is created: a refused start leaves no file, or an existing run as it was.
     await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
       id,

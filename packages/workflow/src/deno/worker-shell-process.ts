@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { createHash } from "node:crypto";
+import { sha256Hex } from "@xmd/core/protocol";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -222,7 +222,9 @@ function lockPath(): { path: string; justBash: string } {
     text = Deno.readTextFileSync(path);
   } else {
     text = REMOTE_LOCK;
-    const digest = createHash("sha256").update(text).digest("hex").slice(0, 16);
+    // Not node:crypto: loading it (10-15 ms) would delay the start of every interpreter, which a
+    // start wants as early as it can (WF-170), for a lock of a few KB hashed once per process.
+    const digest = sha256Hex(text).slice(0, 16);
     path = join(tmpdir(), `xmd-worker-shell-${digest}.json`);
     try {
       Deno.statSync(path);

@@ -197,3 +197,59 @@ Deno.test("WF-131: a start or resume refused after its interpreter started leave
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("WF-170: an interpreter the host starts ahead of a start, before any document is loaded, runs the start's first block; given to a start without exec blocks or refused, it is ended", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "xmd-prestart-ahead-" });
+  try {
+    const runs = join(dir, "runs");
+    const { host, marker } = markedHost(runs);
+    const ahead = await host.prestartInterpreter();
+    assert.ok(ahead);
+    // Running before the start is even called.
+    const running = interpreters(marker);
+    assert.equal(running.length, 1);
+    let atBlock: number[] = [];
+    let out = "";
+    const report = await host.start(
+      { id: "ahead", program: await program(SHELL_DOC), props: {} },
+      io((text) => out += text, {
+        onExec: () => {
+          atBlock = interpreters(marker);
+          return () => {};
+        },
+      }),
+      { prestarted: ahead },
+    );
+    assert.equal(report.status, "completed");
+    assert.equal(out, "# Doc\n\none\n");
+    // The block ran in that very process, and no second one was started.
+    assert.deepEqual(atBlock, running);
+    assert.deepEqual(interpreters(marker), []);
+
+    // A document without exec blocks: ended before the run is created, not after it.
+    let atRun: number[] = [1];
+    const plain = await host.start(
+      { id: "plain", program: await program("# Plain\n"), props: {} },
+      io(() => {}, { onRun: () => atRun = interpreters(marker) }),
+      { prestarted: await host.prestartInterpreter() },
+    );
+    assert.equal(plain.status, "completed");
+    assert.deepEqual(atRun, []);
+
+    // A start the secret gate refuses: nothing is created, and nothing is left running.
+    const before = await folder(runs);
+    const secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    await assert.rejects(
+      host.start(
+        { id: "secret", program: await program(`${SHELL_DOC}\n${secret}\n`), props: {} },
+        io(),
+        { prestarted: await host.prestartInterpreter() },
+      ),
+      SecretDetectedError,
+    );
+    assert.deepEqual(interpreters(marker), []);
+    assert.deepEqual(await folder(runs), before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
