@@ -564,6 +564,17 @@ if (Deno.args[0] === "step") {
   Deno.exit(0);
 }
 
+if (Deno.args[0] === "file-effect") {
+  // `deno task bench file-effect`: only the in-process `<File>` effect against the bare commit
+  // (the second half of `step`), printed, not saved.
+  const effectRows = await runFileEffect();
+  console.log(peerTable(effectRows, "empty Workspace"));
+  console.log(
+    markdownTable(["check", "measured", "target", "met"], fileEffectChecks(effectRows), "lrrl"),
+  );
+  Deno.exit(0);
+}
+
 if (Deno.args[0] === "peers") {
   // `deno task bench peers`: only the peers, 50 and 500 steps, printed, not saved.
   const short = await runPeers();

@@ -158,7 +158,8 @@ export async function openFileEffectFixture(dir: string): Promise<FileEffectFixt
       type: "file.write",
       name: "File bench.md:3:1",
       path,
-      sha256: sha256Hex(content),
+      // As the engine names it under the local provider (`RunOptions.sha256`: node:crypto).
+      sha256: nativeSha256Hex(content),
     };
     const settled = await run.journal.effect("root", description, async () => {
       await run.fs.writeText(path, content);

@@ -54,13 +54,19 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     }
   }
 
-  /** Runs `fn` in a transaction, or in a savepoint when one is open. */
+  /**
+   * Holds an outermost transaction for one effect. It takes no savepoint: a
+   * savepoint open while the effect writes makes SQLite copy every page the
+   * effect first changes into its statement journal. Everything since the
+   * `BEGIN` is the effect's, so its discard is a `ROLLBACK` and a new
+   * `BEGIN IMMEDIATE`, which leaves what a savepoint taken at the `BEGIN`
+   * would.
+   */
   hold(): HeldTransaction {
     if (this.#depth !== 0) {
       throw new Error("A held transaction must be outermost; this is a bug in xmd");
     }
     this.#control("BEGIN IMMEDIATE");
-    this.#control("SAVEPOINT xmd_effect");
     this.#depth = 1;
     let open = true;
     const end = (sql: string[]) => {
@@ -72,13 +78,15 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     return {
       discard: () => {
         if (!open) return;
-        this.#control("ROLLBACK TO xmd_effect");
+        if (this.#db.isTransaction) this.#control("ROLLBACK");
+        this.#control("BEGIN IMMEDIATE");
       },
-      commit: () => end(["RELEASE xmd_effect", "COMMIT"]),
+      commit: () => end(["COMMIT"]),
       rollback: () => end(this.#db.isTransaction ? ["ROLLBACK"] : []),
     };
   }
 
+  /** Runs `fn` in a transaction, or in a savepoint when one is open. */
   transaction<T>(fn: () => T): T {
     const depth = this.#depth;
     const savepoint = `xmd_${depth}`;

@@ -151,7 +151,8 @@ export class EffectTransactions {
       // Not a Workspace effect: the event alone, offered before its COMMIT.
       await commitHeld(holdOn(this.#store, appendPoint(event)), commits, () => {
         const expected = frontierOf(this.#store, execution);
-        this.#store.append(execution, event);
+        // `commitHeld` rolls the whole transaction back if this throws: no savepoint of its own.
+        this.#store.appendWithin(execution, event);
         return { kind: "append", expected, event, root: expected.root };
       });
       return;
@@ -160,15 +161,16 @@ export class EffectTransactions {
     const deferred = this.#event;
     this.#event = undefined;
     await commitHeld(held, commits, async () => {
-      // The frontier is read only when there is an authority to offer the change to.
-      const expected = commits ? frontierOf(this.#store, execution) : null;
       const discarded = discardsChanges(event);
       if (discarded) held.discard();
+      // The frontier is read only when there is an authority to offer the change to.
+      const expected = commits ? frontierOf(this.#store, execution) : null;
       if (!discarded && writes && event.type === "yield") {
         await gateWrites(this.#store.sql, writes, this.#gate, event.description.name, deferred);
       } else if (deferred) await this.#gate.check(deferred.text, deferred.where);
       const root = publishRoot(this.#store.sql, this.#sha256);
-      this.#store.append(execution, event, root);
+      // `commitHeld` rolls the whole transaction back if this throws: no savepoint of its own.
+      this.#store.appendWithin(execution, event, root);
       return expected ? { kind: "append", expected, event, root } : null;
     });
     // The root was published last before that commit: nothing after it changed the Workspace.

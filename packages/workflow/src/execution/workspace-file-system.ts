@@ -4,8 +4,11 @@
  * disk. The engine's logical paths (relative, normalized, never above the
  * root) become absolute Workspace paths.
  *
- * Invariants: each call is one savepoint, so a documented refusal
- * (`FileSystemError`) leaves the Workspace exactly as it was; a refusal names
+ * Invariants: a documented refusal (`FileSystemError`) leaves the Workspace
+ * exactly as it was: each call is one savepoint, except a write into an
+ * existing folder, which refuses before it writes anything (WS-29) and so
+ * takes none (a savepoint would copy each page it changes into SQLite's
+ * statement journal); a refusal names
  * the logical path in the words the host's provider uses
  * (`fileSystemRefusal`), so a document fails, and journals, the same way under
  * `xmd run` and `xmd workflow`.
@@ -56,24 +59,31 @@ export class WorkspaceFileSystem implements FileSystemProvider {
 
   /** Writes a UTF-8 text file, creating its parent directories. */
   writeText(path: string, content: string): Promise<void> {
-    return this.#op(() =>
+    try {
       this.#as("write", path, "file", () => {
         const absolute = workspacePath(path);
         const data = encoder.encode(content);
         try {
+          // No savepoint: `writeFile` refuses before it writes anything (WS-29).
           this.#workspace.writeFile(absolute, data);
         } catch (error) {
           // Only a missing directory on the way is created, then the write is made again: the
-          // usual write into an existing folder resolves its path once. A refusal writes nothing.
+          // usual write into an existing folder resolves its path once. Folders and the file
+          // are created in one savepoint, so a refusal of either leaves neither.
           const parent = absolute.slice(0, absolute.lastIndexOf("/")) || "/";
           if (!(error instanceof FileSystemError) || error.posix !== "ENOENT" || parent === "/") {
             throw error;
           }
-          this.#workspace.mkdir(parent, { recursive: true });
-          this.#workspace.writeFile(absolute, data);
+          this.#workspace.sql.transaction(() => {
+            this.#workspace.mkdir(parent, { recursive: true });
+            this.#workspace.writeFile(absolute, data);
+          });
         }
-      })
-    );
+      });
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Lists regular files under `cwd` matching `include` and not `exclude`, sorted. */

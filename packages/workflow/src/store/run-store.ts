@@ -338,49 +338,58 @@ export class RunStore {
       event.type === "yield" && event.description.type === "suspension_answer"
         ? "consume-answer"
         : "append";
+    return this.#sql.transaction(() => this.appendWithin(execution, event, root), point);
+  }
+
+  /**
+   * Appends as {@linkcode append} does, inside the caller's open transaction
+   * and without a savepoint of its own: for a caller that rolls that whole
+   * transaction back when this throws (a held effect's commit). A savepoint
+   * would make SQLite copy each page the append first changes into its
+   * statement journal, for a rollback the caller does anyway.
+   */
+  appendWithin(execution: number, event: JournalEvent, root?: string): number {
     const body = JSON.stringify(event);
-    return this.#sql.transaction(() => {
-      const now = this.#now();
-      // The fence and the move of the current root in one statement: it changes the run only
-      // while `execution` holds it, and returns the root current after the event.
-      const fenced = root === undefined
-        ? this.#sql.exec(
-          "UPDATE run SET updated_at = ? WHERE status = 'running' AND execution = ? RETURNING root",
-          now,
-          execution,
-        )
-        : this.#sql.exec(
-          "UPDATE run SET updated_at = ?, root = ? WHERE status = 'running' AND execution = ? " +
-            "RETURNING root",
-          now,
-          root,
-          execution,
-        );
-      if (fenced.length !== 1) {
-        this.#checkExecution(execution);
-        throw new Error("The run record refused an append it holds; this is a bug in xmd");
-      }
-      if (event.type === "yield" && event.description.type === "suspension_answer") {
-        const id = String(event.description.suspensionId);
-        const consumed = this.#sql.exec(
-          "DELETE FROM answer WHERE suspension_id = ? RETURNING suspension_id",
-          id,
-        );
-        if (consumed.length !== 1) {
-          throw new RunStateError(`Cannot record the answer to ${id}: no answer is pending`);
-        }
-      }
-      const after = root ??
-        this.#parseRow({ root: fenced[0].root }, RootSchema, "run record").root;
-      const inserted = this.#sql.exec(
-        "INSERT INTO event (execution, body, root, created_at) VALUES (?, ?, ?, ?) RETURNING seq",
-        execution,
-        body,
-        after,
+    const now = this.#now();
+    // The fence and the move of the current root in one statement: it changes the run only
+    // while `execution` holds it, and returns the root current after the event.
+    const fenced = root === undefined
+      ? this.#sql.exec(
+        "UPDATE run SET updated_at = ? WHERE status = 'running' AND execution = ? RETURNING root",
         now,
+        execution,
+      )
+      : this.#sql.exec(
+        "UPDATE run SET updated_at = ?, root = ? WHERE status = 'running' AND execution = ? " +
+          "RETURNING root",
+        now,
+        root,
+        execution,
       );
-      return Number(inserted[0].seq);
-    }, point);
+    if (fenced.length !== 1) {
+      this.#checkExecution(execution);
+      throw new Error("The run record refused an append it holds; this is a bug in xmd");
+    }
+    if (event.type === "yield" && event.description.type === "suspension_answer") {
+      const id = String(event.description.suspensionId);
+      const consumed = this.#sql.exec(
+        "DELETE FROM answer WHERE suspension_id = ? RETURNING suspension_id",
+        id,
+      );
+      if (consumed.length !== 1) {
+        throw new RunStateError(`Cannot record the answer to ${id}: no answer is pending`);
+      }
+    }
+    const after = root ??
+      this.#parseRow({ root: fenced[0].root }, RootSchema, "run record").root;
+    const inserted = this.#sql.exec(
+      "INSERT INTO event (execution, body, root, created_at) VALUES (?, ?, ?, ?) RETURNING seq",
+      execution,
+      body,
+      after,
+      now,
+    );
+    return Number(inserted[0].seq);
   }
 
   /** Ends `execution` with `status` and `stopReason`, atomically. */

@@ -6,9 +6,10 @@
  * Invariants:
  * - Paths are absolute logical POSIX paths; `..` never climbs above `/`; no
  *   host path is ever stored.
- * - Every refusal is a `FileSystemError` with its POSIX code, thrown before
- *   anything is written (callers run each operation in a savepoint, so a
- *   refusal changes nothing).
+ * - Every refusal is a `FileSystemError` with its POSIX code. A file write
+ *   refuses before it writes anything (a caller may run it without a
+ *   savepoint); callers run any other operation in a savepoint, so a refusal
+ *   changes nothing.
  * - Every change marks the changed inode and its ancestors dirty, noting in
  *   each directory which entry changed, so publication rehashes only the
  *   directories on changed paths, and only their changed entries.
@@ -69,7 +70,19 @@ interface Located {
   name: string;
   /** The inode it names, or null when missing. */
   ino: number | null;
+  /** That inode's kind and hard links, as its entry's lookup read them (null when missing). */
+  kind: InodeKind | null;
+  links: number;
+  /**
+   * The directories from the root to `parent` (empty for `/`), and the name
+   * each is linked under in the one before it ("" for the root).
+   */
+  dirs: readonly number[];
+  dirNames: readonly string[];
 }
+
+/** Deeper than this, a change marks its directories one statement at a time. */
+const MAX_MARKED_AT_ONCE = 8;
 
 /** Produces a file's contents by handing each chunk, in order, to `store`. */
 type Fill = (store: (chunk: Uint8Array) => void) => void;
@@ -202,18 +215,23 @@ export class Workspace {
 
   /** Sets the contents of the file at `path` (created if missing) to the chunks `fill` stores. */
   #write(path: string, options: { mode?: number }, fill: Fill): void {
+    // The entry's lookup read the inode's kind and links: the write reads no inode row.
     const located = this.#locate(path, true);
     if (located.ino !== null) {
-      const inode = this.#inode(located.ino);
-      if (inode.kind === "dir") throw fsError("EISDIR", path, "write", "it is a directory");
+      if (located.kind === "dir") throw fsError("EISDIR", path, "write", "it is a directory");
       this.#setContent(located.ino, fill, located.canonical);
+      // One name (no other hard link): its directories are the resolution's.
+      if (located.links === 1) this.#changedAlong(located);
+      else this.#markParentsDirty(located.ino);
       return;
     }
     const parent = this.#parentDir(located, path, "write");
+    // Checked before anything is written: a write refuses before it writes (WS-29).
+    checkName(located.name);
     const ino = this.#newInode("file", options.mode ?? 0o644, null);
     // Not linked yet, so no directory to mark: linking it marks its own.
-    this.#setContent(ino, fill, located.canonical, false);
-    this.#link(parent, located.name, ino);
+    this.#setContent(ino, fill, located.canonical);
+    this.#link(parent, located.name, ino, located);
   }
 
   /** Creates a directory; with `recursive`, its missing parents too, and no error if it exists. */
@@ -228,7 +246,7 @@ export class Workspace {
         const located = this.#resolve(at, [part], current, true);
         if (located.ino === null) {
           const ino = this.#mkdirAt(this.#parentDir(located, current, "mkdir"), located.name, mode);
-          at.enter(ino, "dir", located.name, current);
+          at.enter(ino, "dir", located.name, current, 2);
         } else if (this.#inode(located.ino).kind !== "dir") {
           throw fsError("ENOTDIR", current, "mkdir", "it is not a directory");
         }
@@ -401,8 +419,8 @@ export class Workspace {
       }
       // The entry and its inode in one statement: a path costs one lookup per component.
       const row = this.#sql.exec(
-        "SELECT d.ino, i.kind, i.target FROM ws_dirent d LEFT JOIN ws_inode i ON i.ino = d.ino " +
-          "WHERE d.parent = ? AND d.name = ?",
+        "SELECT d.ino, i.kind, i.target, i.nlink FROM ws_dirent d " +
+          "LEFT JOIN ws_inode i ON i.ino = d.ino WHERE d.parent = ? AND d.name = ?",
         dir,
         part,
       )[0];
@@ -416,7 +434,7 @@ export class Workspace {
           `Cannot read the Workspace: inode ${ino} is missing`,
         );
       }
-      const inode = row as unknown as Pick<InodeRow, "kind" | "target">;
+      const inode = row as unknown as Pick<InodeRow, "kind" | "target" | "nlink">;
       if (inode.kind === "symlink" && (queue.length > 0 || followLast)) {
         if (++at.hops > MAX_SYMLINK_HOPS) {
           throw fsError("ELOOP", path, "resolve", "too many levels of symbolic links");
@@ -427,7 +445,7 @@ export class Workspace {
         queue.unshift(...target.split("/").filter((segment) => segment !== ""));
         continue;
       }
-      at.enter(ino, inode.kind, part, path);
+      at.enter(ino, inode.kind, part, path, Number(inode.nlink));
     }
     return at.located();
   }
@@ -470,8 +488,11 @@ export class Workspace {
     return ino;
   }
 
-  /** Gives `ino` the chunks `fill` stores, in order (each a full `CHUNK_SIZE` but the last). */
-  #setContent(ino: number, fill: Fill, path: string, linked = true): void {
+  /**
+   * Gives `ino` the chunks `fill` stores, in order (each a full `CHUNK_SIZE`
+   * but the last); the caller marks its directories.
+   */
+  #setContent(ino: number, fill: Fill, path: string): void {
     const hashes: string[] = [];
     let size = 0;
     fill((chunk) => {
@@ -492,16 +513,15 @@ export class Workspace {
       JSON.stringify(hashes),
       ino,
     );
-    if (linked) this.#markParentsDirty(ino);
   }
 
-  #link(parent: number, name: string, ino: number): void {
-    if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
-      throw fsError("EINVAL", name, "create", "the name is not a valid file name");
-    }
+  /** Links `ino` as `name` in `parent`; `along`, when given, is `name`'s resolution in `parent`. */
+  #link(parent: number, name: string, ino: number, along?: Located): void {
+    checkName(name);
     this.#sql.exec("INSERT INTO ws_dirent (parent, name, ino) VALUES (?, ?, ?)", parent, name, ino);
     noteName(this.#sql, parent, name);
-    this.#changed(parent, name);
+    if (along) this.#changedAlong(along);
+    else this.#changed(parent, name);
   }
 
   #unlink(parent: number, name: string, ino: number): void {
@@ -559,6 +579,40 @@ export class Workspace {
     }
   }
 
+  /**
+   * Records, as `#changed(located.parent, located.name)` does, that the
+   * entry `located` names changed, reading the hashes of the directories
+   * above it in one statement and marking them in another: the resolution
+   * has found them already, each with the name it is linked under.
+   */
+  #changedAlong(located: Located): void {
+    const { dirs, dirNames } = located;
+    if (dirs.length === 0) return;
+    if (dirs.length > MAX_MARKED_AT_ONCE) return this.#changed(dirs[dirs.length - 1], located.name);
+    const hashes = new Map<number, string>();
+    for (
+      const row of this.#sql.exec(
+        `SELECT ino, hash FROM ws_inode WHERE ino IN (${SLOTS[dirs.length]})`,
+        ...dirs,
+      )
+    ) {
+      if (typeof row.hash === "string") hashes.set(Number(row.ino), row.hash);
+    }
+    const marked: number[] = [];
+    for (let i = dirs.length - 1; i >= 0; i--) {
+      const base = hashes.get(dirs[i]) ?? null;
+      noteChange(this.#sql, dirs[i], i === dirs.length - 1 ? located.name : dirNames[i + 1], base);
+      // Above a directory already dirty, every one is (a change marks all of them).
+      if (base === null) break;
+      marked.push(dirs[i]);
+    }
+    if (marked.length === 0) return;
+    this.#sql.exec(
+      `UPDATE ws_inode SET hash = NULL WHERE ino IN (${SLOTS[marked.length]})`,
+      ...marked,
+    );
+  }
+
   /** Marks every directory holding `ino` (hard links included) dirty. */
   #markParentsDirty(ino: number): void {
     for (const row of this.#sql.exec("SELECT parent, name FROM ws_dirent WHERE ino = ?", ino)) {
@@ -576,6 +630,8 @@ class Resolution {
   readonly stack: number[] = [ROOT_INO];
   /** The root is a directory (inode 1 always is; a damaged one fails its publication). */
   readonly kinds: InodeKind[] = ["dir"];
+  /** Hard links of each (a directory's are not read: it has one name). */
+  readonly links: number[] = [1];
   readonly names: string[] = [""];
   /** Symlinks followed so far. */
   hops = 0;
@@ -587,10 +643,11 @@ class Resolution {
     return this.stack[this.stack.length - 1];
   }
 
-  enter(ino: number, kind: InodeKind, name: string, path: string): void {
+  enter(ino: number, kind: InodeKind, name: string, path: string, links: number): void {
     const length = this.#fit(name, path);
     this.stack.push(ino);
     this.kinds.push(kind);
+    this.links.push(links);
     this.names.push(name);
     this.#lengths.push(length);
     this.#bytes += length;
@@ -601,12 +658,15 @@ class Resolution {
     if (this.stack.length === 1) return;
     this.stack.pop();
     this.kinds.pop();
+    this.links.pop();
     this.names.pop();
     this.#bytes -= this.#lengths.pop()!;
   }
 
   restart(): void {
-    for (const list of [this.stack, this.kinds, this.names, this.#lengths]) list.length = 1;
+    for (const list of [this.stack, this.kinds, this.links, this.names, this.#lengths]) {
+      list.length = 1;
+    }
     this.#bytes = 0;
   }
 
@@ -618,13 +678,26 @@ class Resolution {
       parent: depth > 1 ? this.stack[depth - 2] : null,
       name: this.names[depth - 1],
       ino: this.top,
+      kind: this.kinds[depth - 1],
+      links: this.links[depth - 1],
+      dirs: this.stack.slice(0, depth - 1),
+      dirNames: this.names.slice(0, depth - 1),
     };
   }
 
   /** A name missing from the top directory (which could be created there). */
   missing(name: string, path: string): Located {
     this.#fit(name, path);
-    return { canonical: [...this.names, name].join("/"), parent: this.top, name, ino: null };
+    return {
+      canonical: [...this.names, name].join("/"),
+      parent: this.top,
+      name,
+      ino: null,
+      kind: null,
+      links: 0,
+      dirs: [...this.stack],
+      dirNames: [...this.names],
+    };
   }
 
   /** What `/name` adds to the canonical path; ENAMETOOLONG when that would be too long. */
@@ -641,6 +714,12 @@ class Resolution {
   }
 }
 
+/** `SLOTS[n]`: `n` positional parameters (`?, ?, ?`), up to `MAX_MARKED_AT_ONCE`. */
+const SLOTS = Array.from(
+  { length: MAX_MARKED_AT_ONCE + 1 },
+  (_, n) => Array(n).fill("?").join(", "),
+);
+
 function components(path: string, action: string): string[] {
   if (!path.startsWith("/")) {
     throw fsError("EINVAL", path, action, "Workspace paths are absolute");
@@ -649,6 +728,13 @@ function components(path: string, action: string): string[] {
   const tooLong = pathLengthProblem(path);
   if (tooLong !== undefined) throw tooLongError(path, action, tooLong);
   return path.split("/").filter((part) => part !== "");
+}
+
+/** Refuses a name no directory entry may have (EINVAL). */
+function checkName(name: string): void {
+  if (name === "" || name === "." || name === ".." || name.includes("/") || name.includes("\0")) {
+    throw fsError("EINVAL", name, "create", "the name is not a valid file name");
+  }
 }
 
 /** ENAMETOOLONG, whose message leaves out the path: it is the part that is too long. */
