@@ -18,6 +18,10 @@
  *   commit together with what the effect wrote, in one pass, and before
  *   anything of it is appended: every event is still scanned, once, before
  *   it is persisted; an event outside a held effect is scanned at once.
+ * - Without a `RunCommits`, the root Close is appended in a held transaction
+ *   that `settle` commits with the settlement it implies (WF-181): nothing
+ *   runs past the root Close but that settlement, so the two are durable
+ *   together or not at all, in one `synchronous=FULL` commit instead of two.
  *
  * @module
  */
@@ -29,10 +33,11 @@ import {
   sha256Hex,
   type ShellProvider,
 } from "@xmd/core";
+import type { RunStatus, StopReason } from "../contracts/run-record.ts";
 import type { HeldTransaction } from "../sql/sql-seam.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { type DeferredEvent, gateWrites } from "./gate-writes.ts";
-import { commitHeld, frontierOf, holdOn, type RunCommits } from "./run-commits.ts";
+import { commitHeld, frontierOf, holdOn, type RunCommits, settleRun } from "./run-commits.ts";
 import type { CommitPoint } from "../store/commit-points.ts";
 import { publicationCommitted, publishRoot } from "../workspace/publish-root.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
@@ -62,6 +67,8 @@ export class EffectTransactions {
   #held: HeldTransaction | undefined;
   /** The held effect's event, checked by the journal and scanned at the commit. */
   #event: DeferredEvent | undefined;
+  /** The root Close, appended and waiting to commit with its settlement (`settle`). */
+  #closing: HeldTransaction | undefined;
 
   /**
    * Effects over `store`'s run database, publishing roots with `sha256` (see
@@ -145,6 +152,18 @@ export class EffectTransactions {
     const commits = this.#commits;
     if (!held) {
       if (!commits) {
+        if (event.type === "close" && event.coroutineId === "root") {
+          // Committed by `settle`, with the settlement: nothing runs between them (WF-181).
+          const closing = holdOn(this.#store, "settle");
+          try {
+            this.#store.append(execution, event);
+          } catch (error) {
+            closing.rollback();
+            throw error;
+          }
+          this.#closing = closing;
+          return;
+        }
         this.#store.append(execution, event);
         return;
       }
@@ -178,10 +197,36 @@ export class EffectTransactions {
   }
 
   /**
+   * Ends `execution` with `status` and `stopReason`: in the same transaction
+   * as the root Close when it waits for it (locally), else as `settleRun`
+   * does. A failure rolls both back and is rethrown.
+   */
+  async settle(execution: number, status: RunStatus, stopReason: StopReason | null): Promise<void> {
+    this.#dropEffect();
+    const closing = this.#closing;
+    this.#closing = undefined;
+    if (!closing) {
+      await settleRun(this.#store, this.#commits, execution, status, stopReason);
+      return;
+    }
+    await commitHeld(closing, undefined, () => {
+      this.#store.settle(execution, status, stopReason);
+      return null;
+    });
+  }
+
+  /**
    * Drops a held effect whose event was never appended (its run threw, a
-   * secret, a storage failure); nothing when none is held.
+   * secret, a storage failure), and a root Close not yet settled; nothing
+   * when none is held.
    */
   rollback(): void {
+    this.#dropEffect();
+    this.#closing?.rollback();
+    this.#closing = undefined;
+  }
+
+  #dropEffect(): void {
     takeWrites(this.#store.sql);
     this.#event = undefined;
     this.#held?.rollback();

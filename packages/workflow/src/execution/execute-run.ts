@@ -4,7 +4,9 @@
  * its outcome becomes a committed lifecycle transition.
  *
  * Invariants:
- * - A status is settled only after the events that justify it are committed.
+ * - A status is settled only after the events that justify it are committed;
+ *   locally the root Close commits in the same transaction as the settlement
+ *   it implies (WF-181).
  * - A completed journal is replayed with no provider attached and appends
  *   nothing; under an execution (its last executor died before settling) only
  *   the settlement its outcome implies is committed.
@@ -130,8 +132,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   const journal = await Journal.open(stream, effects.eventGate());
   const replayOnly = execution === null;
   // Under an execution, a completed journal means the previous executor died
-  // between the root Close and its settlement: the stored outcome is
-  // reproduced without providers, then settled.
+  // between the root Close and its settlement (remotely, or a run written
+  // before WF-181): the stored outcome is reproduced without providers, then settled.
   const detached = replayOnly || journal.state === "completed";
   let outcome: RunOutcome;
   let shell: (ShellProvider & Partial<AsyncDisposable>) | undefined;
@@ -169,11 +171,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
   } finally {
     await shell?.[Symbol.asyncDispose]?.();
   }
-  effects.rollback();
-  if (replayOnly) return { status: store.record().status, outcome };
+  if (replayOnly) {
+    effects.rollback();
+    return { status: store.record().status, outcome };
+  }
   const last = () => store.record().eventCount;
   const settle = (status: RunStatus, stopReason: StopReason | null) =>
-    settleRun(store, commits, execution, status, stopReason);
+    effects.settle(execution, status, stopReason);
   switch (outcome.status) {
     case "completed":
       await settle("completed", null);

@@ -13,7 +13,7 @@ export const COMMIT_POINTS = [
   "create", // a run, its retained definition and its first execution
   "append", // one journal event (including a `suspension_request`)
   "consume-answer", // a `suspension_answer` event and the deletion of its pending answer
-  "settle", // an execution ends: suspended, completed, failed or interrupted
+  "settle", // an execution ends: suspended, completed, failed or interrupted (locally with its root Close)
   "store-answer", // `answer` stores one pending answer
   "recover-stale", // a stale `running` execution is closed as interrupted
   "begin-execution", // `resume` opens a new execution
