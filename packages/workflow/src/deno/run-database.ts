@@ -430,11 +430,6 @@ function connectForWriting(path: string, where: string): NodeSqliteSeam {
 function configure(seam: SqlSeam): void {
   seam.exec("PRAGMA journal_mode = WAL");
   seam.exec("PRAGMA synchronous = FULL");
-  // An effect's savepoint journals the pages it changes that existed before it; past 64 KiB
-  // (a step into a folder of about a hundred files) SQLite spilled them into a new temporary
-  // file, created and unlinked in /var/tmp or $TMPDIR, on about one step in three (WF-180).
-  // They are needed only until that transaction ends, never for recovery.
-  seam.exec("PRAGMA temp_store = MEMORY");
 }
 
 /**
