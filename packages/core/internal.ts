@@ -19,3 +19,4 @@ export { MAX_JSON_DEPTH, nestsDeeperThan } from "./src/json/json-depth.ts";
 export { compileGlob } from "./src/glob/glob-pattern.ts";
 export { didYouMean } from "./src/text/did-you-mean.ts";
 export { type ExecObserver, observedShell } from "./src/engine/observed-shell.ts";
+export { propsEvent } from "./src/engine/props-event.ts";

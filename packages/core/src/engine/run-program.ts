@@ -34,6 +34,7 @@ import { EffectRefusal } from "./effect-refusal.ts";
 import { FileSystemError } from "./file-system-error.ts";
 import { joinLogical } from "./logical-path.ts";
 import { pathLengthProblem } from "./path-limits.ts";
+import { propsEvent } from "./props-event.ts";
 import type { Providers } from "./providers.ts";
 import { CaptureWriter, MAX_CAPTURED_LENGTH, RenderWriter } from "./render-writer.ts";
 import { CancelledError, EffectFailure, SuspendedError } from "./run-failures.ts";
@@ -340,11 +341,7 @@ class Expander {
     const file = frame.document.file;
     await this.effect(
       frame,
-      {
-        type: "props",
-        name: `props ${file}`,
-        sha256: this.sha256(canonicalJson(this.options.props)),
-      },
+      propsEvent(file, this.sha256(canonicalJson(this.options.props))).description,
       { file, line: 1, column: 1 },
       () => Promise.resolve(null),
     );

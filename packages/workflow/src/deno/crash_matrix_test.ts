@@ -75,19 +75,17 @@ const running = (events: number, executions: number, stored: Question[] = []): S
 });
 
 const SCENARIOS: Scenario[] = [
-  // start: initialize, create, append props, append the component's Close,
-  // append the first suspension_request, settle suspended.
+  // start: initialize, create with the props event (WF-182), append the
+  // component's Close, append the first suspension_request, settle suspended.
   ...[
     ["initialize:before", { status: "absent" }],
     ["initialize:after", { status: "absent" }],
     ["create:before", { status: "absent" }],
-    ["create:after", running(0, 1)],
-    ["append:before:1", running(0, 1)],
-    ["append:after:1", running(1, 1)],
-    ["append:before:2", running(1, 1)],
-    ["append:after:2", running(2, 1)],
-    ["append:before:3", running(2, 1)],
-    ["append:after:3", running(3, 1)],
+    ["create:after", running(1, 1)],
+    ["append:before:1", running(1, 1)],
+    ["append:after:1", running(2, 1)],
+    ["append:before:2", running(2, 1)],
+    ["append:after:2", running(3, 1)],
     ["settle:before", running(3, 1)],
     [
       "settle:after",

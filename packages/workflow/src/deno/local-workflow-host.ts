@@ -22,7 +22,13 @@
  */
 import type { JsonValue, Program } from "@xmd/core";
 import { canonicalJson, sha256Hex } from "@xmd/core/protocol";
-import { answerProblems, MAX_JSON_DEPTH, nestsDeeperThan, observedShell } from "@xmd/core/internal";
+import {
+  answerProblems,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  observedShell,
+  propsEvent,
+} from "@xmd/core/internal";
 import { basename, join } from "node:path";
 import {
   AnswerRefusedError,
@@ -161,7 +167,8 @@ export class LocalWorkflowHost implements WorkflowHost {
       : undefined;
     const prestarted = executes ? early ?? own : undefined;
     // Before anything is created: a refused start leaves no file, or an existing run as it was.
-    await gateStart(io.secretDetection === false ? disabledSecretGate : createSecretGate(), {
+    const gate = io.secretDetection === false ? disabledSecretGate : createSecretGate();
+    await gateStart(gate, {
       id,
       program: request.program,
       target: request.target,
@@ -200,23 +207,32 @@ export class LocalWorkflowHost implements WorkflowHost {
       return await this.#continue(path, id, io, lock, prestarted);
     }
     // No run yet (a new id, or a start that stopped before creating it).
+    const root = request.program.root.file;
+    // The run's first event, the props digest the engine journals first, is created with the
+    // run (WF-182): one commit fewer, and the engine replays it. It passes the gate as every
+    // event does, before anything is created.
+    const first = propsEvent(root, propsHash);
+    await gate.check(JSON.stringify(first), `journal event "${first.description.name}"`);
     const opened = await openRunDatabase(path, where, { create: true });
     using seam = opened!.seam;
     const store = new RunStore(seam, where);
-    const root = request.program.root.file;
-    const execution = store.create({
-      id,
-      document: root,
-      target: request.target ?? null,
-      definitionHash: definition,
-      props: request.props,
-      propsHash,
-      sources: [...request.program.sources].map(([label, text]) => ({
-        label,
-        text,
-        root: label === root,
-      })),
-    }, nativeSha256Hex);
+    const execution = seam.transaction(() => {
+      const execution = store.create({
+        id,
+        document: root,
+        target: request.target ?? null,
+        definitionHash: definition,
+        props: request.props,
+        propsHash,
+        sources: [...request.program.sources].map(([label, text]) => ({
+          label,
+          text,
+          root: label === root,
+        })),
+      }, nativeSha256Hex);
+      store.append(execution, first);
+      return execution;
+    }, "create");
     io.onRun(id);
     return await this.#execute(store, execution, io, lock, request.program, prestarted);
   }
