@@ -55,6 +55,7 @@ import type {
 import { continuation } from "../execution/continuation.ts";
 import { executionReport } from "../execution/execution-report.ts";
 import { checkRunId } from "../execution/run-id.ts";
+import { newRun } from "../execution/new-run.ts";
 import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
@@ -217,19 +218,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     using seam = opened!.seam;
     const store = new RunStore(seam, where);
     const execution = seam.transaction(() => {
-      const execution = store.create({
-        id,
-        document: root,
-        target: request.target ?? null,
-        definitionHash: definition,
-        props: request.props,
-        propsHash,
-        sources: [...request.program.sources].map(([label, text]) => ({
-          label,
-          text,
-          root: label === root,
-        })),
-      }, nativeSha256Hex);
+      const execution = store.create(newRun(id, request, definition, propsHash), nativeSha256Hex);
       store.append(execution, first);
       return execution;
     }, "create");

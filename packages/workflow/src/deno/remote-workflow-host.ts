@@ -57,6 +57,7 @@ import type {
 import { executionReport } from "../execution/execution-report.ts";
 import { runBusyError } from "../execution/run-busy.ts";
 import { checkRunId } from "../execution/run-id.ts";
+import { newRun } from "../execution/new-run.ts";
 import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
@@ -186,25 +187,12 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     }
     const connection = await this.#acquire(id);
     try {
-      const root = request.program.root.file;
       await step(
         (onWritten) =>
           connection.call(
             {
               type: "create",
-              run: {
-                id,
-                document: root,
-                target: request.target ?? null,
-                definitionHash: definition,
-                props: request.props,
-                propsHash,
-                sources: [...request.program.sources].map(([label, text]) => ({
-                  label,
-                  text,
-                  root: label === root,
-                })),
-              },
+              run: newRun(id, request, definition, propsHash),
             },
             undefined,
             onWritten,
