@@ -442,6 +442,24 @@ Deno.test("RM-47 a commit sends only what the Durable Object lacks: a one-file c
   assert.equal(history.events.at(-1)?.root, history.record.root);
 });
 
+Deno.test("WS-112 RM-14: a directory's skip-deltas, each against an earlier tree than the last, land on the Durable Object as deltas", async () => {
+  await using server = await startServer();
+  const program = await loadProgramFile("ok.remote-skip-deltas.md", { cwd: TESTDATA });
+  const report = await remoteHost(server).start({ id: RUN, program, props: {} }, capture().io);
+  assert.equal(report.status, "completed");
+  const commits = server.received.filter((frame) => frame.type === "commit");
+  // Props, the first block, six <File>, the second block, five <File>, the root Close.
+  assert.equal(commits.length, 15);
+  // Each <File> and the removing block send d (61 to 66 entries) as the delta publication
+  // stored: against the version with its lowest bit cleared (versions 2, 4 and 6 against 0, 8
+  // against 0 after removals since), which the Durable Object holds and checks (RM-14).
+  for (const commit of [...commits.slice(2, 9), ...commits.slice(9, 14)]) {
+    assert.equal(commit.deltas, 1);
+  }
+  const history = await remoteHost(server).history(RUN);
+  assert.equal(history.events.at(-1)?.root, history.record.root);
+});
+
 Deno.test("RM-48 an event over the remote row limit is refused before it is sent: the run stops failed (storage_failure), every earlier commit kept", async () => {
   await using server = await startServer();
   const program = await loadProgramFile("ok.remote-row-limit.md", { cwd: TESTDATA });

@@ -55,9 +55,14 @@ const DepthSchema = z.object({ depth: z.number().int().min(0) });
  * Stores object `text` named `hash` (within the caller's transaction), as a
  * delta against `delta.base` when that is given, short enough, and keeps
  * the chain within `MAX_DEPTH`; as its full text otherwise. An object
- * already stored is left as it is.
+ * already stored is left as it is. True when the delta was used.
  */
-export function storeObject(sql: SqlSeam, hash: string, text: string, delta?: TreeDelta): void {
+export function storeObject(
+  sql: SqlSeam,
+  hash: string,
+  text: string,
+  delta?: TreeDelta,
+): boolean {
   if (delta) {
     const body = `{"remove":${JSON.stringify(delta.remove)},"set":[${delta.set.join(",")}]}`;
     if (body.length <= text.length * MAX_DELTA_SHARE) {
@@ -72,11 +77,12 @@ export function storeObject(sql: SqlSeam, hash: string, text: string, delta?: Tr
           delta.base,
           base.data.depth + 1,
         );
-        return;
+        return true;
       }
     }
   }
   sql.exec("INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?)", hash, text);
+  return false;
 }
 
 /**

@@ -3,7 +3,8 @@
  * tree object is rebuilt from its previous one instead of from every entry:
  * the directories changed since the last commit, each with the hash it had
  * when it was last clean (its base) and every name changed in it since, and
- * recently built trees by hash.
+ * recently built trees by hash, each with its text and its history (which
+ * earlier trees its skip-delta chain passes through, `skip-deltas.ts`).
  *
  * Invariants:
  * - Changes are recorded only after a commit that left the whole Workspace
@@ -15,18 +16,19 @@
  *   names, is `unknown`: publication rebuilds it from all its entries.
  * - The connection is the only writer of its Workspace tables (the executor
  *   lock; a Durable Object's single thread).
- * - Trees are content-addressed, so a remembered tree is never stale.
+ * - Trees are content-addressed, so a remembered tree is never stale; one
+ *   forgotten is read back from storage (`publish-root.ts`).
  *
  * @module
  */
 import type { SqlSeam } from "../sql/sql-seam.ts";
+import type { TreeHistory } from "./skip-deltas.ts";
+import type { TreeText } from "./tree-text.ts";
 
-/** A tree object's entries, sorted by UTF-8 name. */
-export interface SortedTree {
-  /** The names, in order. */
-  readonly names: readonly string[];
-  /** Each entry's canonical JSON (`[name,kind,mode,ref]`), in the same order. */
-  readonly entries: readonly string[];
+/** A tree object's entries, sorted by UTF-8 name, as text, with its history. */
+export interface SortedTree extends TreeText {
+  /** Which trees its delta chain passes through. */
+  readonly history: TreeHistory;
 }
 
 /** A directory's changes since it was last clean. */
@@ -40,14 +42,14 @@ export interface DirectoryChanges {
 const UNKNOWN = "unknown";
 /** Beyond this many changed names, rebuilding from all entries is as cheap. */
 const MAX_NAMES = 64;
-/** Tree entries remembered per connection (a few tens of MB at most). */
-const MAX_ENTRIES = 200_000;
+/** Characters of tree text remembered per connection (8 MB at most for one-byte text). */
+const MAX_CHARS = 4 * 1024 * 1024;
 
 interface Memory {
   enabled: boolean;
   changes: Map<number, { base: string; names: Set<string> } | typeof UNKNOWN>;
   trees: Map<string, SortedTree>;
-  entries: number;
+  chars: number;
 }
 
 const memories = new WeakMap<SqlSeam, Memory>();
@@ -55,7 +57,7 @@ const memories = new WeakMap<SqlSeam, Memory>();
 function memoryOf(sql: SqlSeam): Memory {
   let memory = memories.get(sql);
   if (!memory) {
-    memory = { enabled: false, changes: new Map(), trees: new Map(), entries: 0 };
+    memory = { enabled: false, changes: new Map(), trees: new Map(), chars: 0 };
     memories.set(sql, memory);
   }
   return memory;
@@ -100,16 +102,25 @@ export function recallTree(sql: SqlSeam, hash: string): SortedTree | undefined {
   return memories.get(sql)?.trees.get(hash);
 }
 
-/** Remembers a tree, forgetting the least recently remembered beyond the bound. */
-export function rememberTree(sql: SqlSeam, hash: string, tree: SortedTree): void {
+/**
+ * Remembers tree `hash` built from tree `replaces`, which is forgotten: a
+ * directory's next change starts from its newest tree, and keeping each
+ * version's text alive would cost the collector more than reading one back
+ * from storage after a rollback does. Beyond the bound the least recently
+ * remembered are forgotten too, never the newest.
+ */
+export function rememberTree(sql: SqlSeam, hash: string, tree: SortedTree, replaces: string): void {
   const memory = memoryOf(sql);
+  forget(memory, replaces);
   forget(memory, hash);
   memory.trees.set(hash, tree);
-  memory.entries += tree.entries.length;
-  while (memory.entries > MAX_ENTRIES) forget(memory, memory.trees.keys().next().value!);
+  memory.chars += tree.text.length;
+  while (memory.chars > MAX_CHARS && memory.trees.size > 1) {
+    forget(memory, memory.trees.keys().next().value!);
+  }
 }
 
 function forget(memory: Memory, hash: string): void {
-  memory.entries -= memory.trees.get(hash)?.entries.length ?? 0;
+  memory.chars -= memory.trees.get(hash)?.text.length ?? 0;
   memory.trees.delete(hash);
 }

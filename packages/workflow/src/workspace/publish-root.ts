@@ -11,8 +11,10 @@
  * under the BINARY collation of a UTF-8 database is UTF-8 byte order (WS-18),
  * and `json_array` writes strings and integers as `JSON.stringify` does
  * (WS-16). `treeObject` in `root-format.ts` is the reference encoding the
- * tests hold both to. A tree rebuilt from its previous one is stored as a
- * delta against it (`object-store.ts`), any other object as its full text.
+ * tests hold both to. A tree rebuilt from its previous one is spliced into
+ * that tree's text (`tree-text.ts`) and stored as a delta against the
+ * earlier tree its version's skip-delta names (`skip-deltas.ts`,
+ * `object-store.ts`); any other object as its full text.
  *
  * @module
  */
@@ -28,10 +30,19 @@ import {
   rememberTree,
   type SortedTree,
 } from "./publication-memory.ts";
-import { readObjectText, storeObject, type TreeDelta } from "./object-store.ts";
+import { readObjectText, storeObject } from "./object-store.ts";
 import { fileObject, objectHash, type Sha256, treeObjectOf } from "./root-format.ts";
+import {
+  deltaBody,
+  type EntryChange,
+  nextHistory,
+  origin,
+  type SkipDelta,
+  skipDelta,
+} from "./skip-deltas.ts";
+import { PatchedTreeText, type TreeText, treeTextOf } from "./tree-text.ts";
 import { TreeObjectSchema } from "./verify-root.ts";
-import { compareUtf8, ROOT_INO } from "./workspace.ts";
+import { ROOT_INO } from "./workspace.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
 const InodeSchema = z.object({
@@ -190,26 +201,42 @@ function hashOne(sql: SqlSeam, sha256: Sha256, ino: number, walk: Walk, known?: 
   }
   if (inode.kind === "symlink") throw corrupt(ino);
   if (inode.hash !== null) return inode.hash;
-  let text: string;
-  let patched: PatchedTree | undefined;
   if (inode.kind === "file") {
-    text = fileObject(inode.size, parseChunks(inode.chunks, ino));
-  } else {
-    patched = patchedTree(sql, ino, walk);
-    text = treeObjectOf(patched ? `[${patched.tree.entries.join(",")}]` : allEntries(sql, ino));
+    const text = fileObject(inode.size, parseChunks(inode.chunks, ino));
+    return stored(sql, sha256, ino, walk, text);
   }
+  const patched = patchedTree(sql, ino, walk);
+  if (!patched) return stored(sql, sha256, ino, walk, treeObjectOf(allEntries(sql, ino)));
+  const { tree, delta } = patched;
+  const text = tree.text;
   const hash = objectHash(text, sha256);
-  storeObject(sql, hash, text, patched?.delta);
-  sql.exec("UPDATE ws_inode SET hash = ? WHERE ino = ?", hash, ino);
-  walk.hashes.set(ino, hash);
-  if (patched) rememberTree(sql, hash, patched.tree);
+  const body = deltaBody(delta.changes);
+  const asDelta = storeObject(sql, hash, text, { base: delta.base.hash, ...body });
+  setHash(sql, ino, walk, hash);
+  const history = asDelta ? nextHistory(hash, delta) : origin(hash);
+  rememberTree(sql, hash, { ...tree, history }, patched.from);
   return hash;
 }
 
-/** A directory's tree rebuilt from a base, and its changes against that base. */
+/** Stores object `text` in full as inode `ino`'s, and returns its hash. */
+function stored(sql: SqlSeam, sha256: Sha256, ino: number, walk: Walk, text: string): string {
+  const hash = objectHash(text, sha256);
+  storeObject(sql, hash, text);
+  setHash(sql, ino, walk, hash);
+  return hash;
+}
+
+function setHash(sql: SqlSeam, ino: number, walk: Walk, hash: string): void {
+  sql.exec("UPDATE ws_inode SET hash = ? WHERE ino = ?", hash, ino);
+  walk.hashes.set(ino, hash);
+}
+
+/** A directory's tree rebuilt from a base, and its changes against its skip-delta base. */
 interface PatchedTree {
-  tree: SortedTree;
-  delta: TreeDelta;
+  /** The tree it was rebuilt from. */
+  from: string;
+  tree: TreeText;
+  delta: SkipDelta;
 }
 
 /** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
@@ -218,18 +245,15 @@ function patchedTree(sql: SqlSeam, ino: number, walk: Walk): PatchedTree | undef
   const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base));
   if (!changes || !base) return undefined;
   const looked = walk.entries.get(ino);
-  const names = [...base.names];
-  const entries = [...base.entries];
-  const set: [string, string][] = [];
-  const remove: string[] = [];
+  const tree = new PatchedTreeText(base);
+  const step = new Map<string, EntryChange>();
   for (const name of changes.names) {
-    const [at, found] = search(names, name);
+    const before = tree.entry(name);
     const row = looked?.has(name) ? looked.get(name) : entryRow(sql, ino, name);
     if (row === undefined) {
-      if (found) {
-        names.splice(at, 1);
-        entries.splice(at, 1);
-        remove.push(name);
+      if (before !== undefined) {
+        tree.remove(name);
+        step.set(name, { before, after: undefined });
       }
       continue;
     }
@@ -237,22 +261,12 @@ function patchedTree(sql: SqlSeam, ino: number, walk: Walk): PatchedTree | undef
     // Every dirty child was hashed before its directory (`hashOf`), in this walk.
     const ref = kind === "symlink" ? target : walk.hashes.get(row.ino) ?? row.hash;
     if (ref === null) throw corrupt(row.ino);
-    const entry = JSON.stringify([name, kind, mode, ref]);
-    if (found) {
-      if (entries[at] !== entry) set.push([name, entry]);
-      entries[at] = entry;
-    } else {
-      names.splice(at, 0, name);
-      entries.splice(at, 0, entry);
-      set.push([name, entry]);
-    }
+    const after = JSON.stringify([name, kind, mode, ref]);
+    if (after === before) continue;
+    tree.set(name, after);
+    step.set(name, { before, after });
   }
-  set.sort(([a], [b]) => compareUtf8(a, b));
-  remove.sort(compareUtf8);
-  return {
-    tree: { names, entries },
-    delta: { base: changes.base, set: set.map(([, entry]) => entry), remove },
-  };
+  return { from: changes.base, tree: tree.done(), delta: skipDelta(base.history, step) };
 }
 
 /** A stored tree object, parsed; undefined when missing or not a tree (a damaged delta throws). */
@@ -267,10 +281,9 @@ function storedTree(sql: SqlSeam, hash: string): SortedTree | undefined {
   }
   const tree = TreeObjectSchema.safeParse(value);
   if (!tree.success) return undefined;
-  return {
-    names: tree.data.entries.map(([name]) => name),
-    entries: tree.data.entries.map((entry) => JSON.stringify(entry)),
-  };
+  const names = tree.data.entries.map(([name]) => name);
+  const entries = tree.data.entries.map((entry) => JSON.stringify(entry));
+  return { ...treeTextOf(names, entries), history: origin(hash) };
 }
 
 /** The canonical JSON array of all a directory's entries (its children are hashed). */
@@ -286,20 +299,6 @@ function allEntries(sql: SqlSeam, ino: number): string {
   );
   if (!row.success) throw corrupt(ino);
   return row.data.entries;
-}
-
-/** Where `name` is, or would be inserted, in UTF-8 order; and whether it is there. */
-function search(names: readonly string[], name: string): [number, boolean] {
-  let low = 0;
-  let high = names.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    const order = compareUtf8(names[middle], name);
-    if (order === 0) return [middle, true];
-    if (order < 0) low = middle + 1;
-    else high = middle;
-  }
-  return [low, false];
 }
 
 function parseChunks(text: string | null, ino: number): string[] {
