@@ -15,6 +15,7 @@
  */
 import { join } from "node:path";
 import { xmdCommandLine, xmdEnvironment } from "./_run-xmd.ts";
+import { testFolderSync } from "../../../core/src/deno/_test-temp-folder.ts";
 
 /** How long a test may wait for the terminal before it fails instead of hanging. */
 const DEADLINE_MS = 120_000;
@@ -57,7 +58,7 @@ export class XmdTerminal {
     args: readonly string[],
     options: { cwd: string; env?: Record<string, string>; stdout?: string },
   ): XmdTerminal {
-    const rcFile = join(Deno.makeTempDirSync({ prefix: "xmd-pty-" }), "rc");
+    const rcFile = join(testFolderSync("xmd-pty-"), "rc");
     // The shell runs xmd, then records its exit code.
     const inner = [
       "sh",

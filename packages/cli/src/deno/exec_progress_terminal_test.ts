@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { runXmd } from "./_run-xmd.ts";
 import { XmdTerminal } from "./_test-pty.ts";
 import { drawnLines, finalScreen } from "./_test-screen.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 const RELEASE = `Releasing
 
@@ -36,7 +37,7 @@ function assertDrawn(screen: string, label: string): void {
 const TERMINAL = { TERM: "xterm-256color" };
 
 async function project(document = RELEASE): Promise<string> {
-  const cwd = await Deno.makeTempDir({ prefix: "xmd-progress-" });
+  const cwd = await testFolder("xmd-progress-");
   await Deno.mkdir(`${cwd}/docs`);
   await Deno.writeTextFile(`${cwd}/docs/release.md`, document);
   return cwd;

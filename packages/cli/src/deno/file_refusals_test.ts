@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { JournalEvent } from "@xmd/core";
 import { runXmd } from "./_run-xmd.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 /** Each document fails at its last element; the expected `xmd:` line is the same in both modes. */
 const CASES: { name: string; doc: string; message: string }[] = [
@@ -65,7 +66,7 @@ function lastError(events: JournalEvent[]): unknown {
 
 for (const { name, doc, message } of CASES) {
   Deno.test(`MDX-25: ${name} is the same refusal, journaled the same, under xmd run and in a workflow`, async () => {
-    const cwd = await Deno.makeTempDir({ prefix: "xmd-refusals-" });
+    const cwd = await testFolder("xmd-refusals-");
     await Deno.writeTextFile(`${cwd}/doc.md`, doc);
     const run = await runXmd(["run", "--journal=trace.jsonl", "doc.md"], { cwd });
     const env = { XMD_WORKFLOW_RUNS: `${cwd}/runs` };

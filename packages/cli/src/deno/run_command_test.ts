@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { runXmd, spawnXmd } from "./_run-xmd.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../fixtures/", import.meta.url));
 const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../../../../deno.json", import.meta.url));
 
 async function tempDir(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "xmd-cli-" });
+  return await testFolder("xmd-cli-");
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -7,11 +7,12 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { runXmd } from "./_run-xmd.ts";
 import { XmdTerminal } from "./_test-pty.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 const EXAMPLES = fileURLToPath(new URL("../../../../examples/", import.meta.url));
 
 async function tempDir(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "xmd-ask-" });
+  return await testFolder("xmd-ask-");
 }
 
 async function exists(path: string): Promise<boolean> {

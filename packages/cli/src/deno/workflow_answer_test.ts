@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "@xmd/core";
 import { runXmd, xmdCommandLine, xmdEnvironment, type XmdResult } from "./_run-xmd.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 const DOC = [
   '<Elicit as="note" schema={{ type: "string", minLength: 1 }}>A note?</Elicit>',
@@ -29,7 +30,7 @@ interface Box {
 }
 
 async function box(): Promise<Box> {
-  const cwd = await Deno.makeTempDir({ prefix: "xmd-answer-" });
+  const cwd = await testFolder("xmd-answer-");
   const runs = `${cwd}/runs`;
   await Deno.writeTextFile(`${cwd}/doc.md`, DOC);
   const env = { XMD_WORKFLOW_RUNS: runs };

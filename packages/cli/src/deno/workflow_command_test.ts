@@ -3,6 +3,7 @@ import { sha256Hex } from "@xmd/core";
 import { ExecutorLock } from "@xmd/workflow/deno/internal";
 import { runXmd, spawnXmd, type XmdResult } from "./_run-xmd.ts";
 import { workflowCommand } from "./workflow-command.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 /** A working folder with documents, and a runs folder the commands use. */
 interface Sandbox {
@@ -17,7 +18,7 @@ interface Sandbox {
 }
 
 async function sandbox(files: Record<string, string> = {}): Promise<Sandbox> {
-  const cwd = await Deno.makeTempDir({ prefix: "xmd-workflow-" });
+  const cwd = await testFolder("xmd-workflow-");
   const runs = `${cwd}/runs`;
   for (const [name, text] of Object.entries(files)) {
     await Deno.writeTextFile(`${cwd}/${name}`, text);
@@ -980,7 +981,7 @@ Deno.test("WF-29 Ctrl-C during a shell block leaves the run interrupted (exit 13
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal(resumed.stdout, "Before the block.\n\nstarted\n\nAfter the block.\n");
   assert.match(resumed.stderr, /workflow status: completed\n$/);
-  const out = await Deno.makeTempDir();
+  const out = await testFolder("xmd-workflow-out-");
   await Deno.remove(out);
   assert.equal((await box.xmd("export", "slow", out)).code, 0);
   assert.equal(await Deno.readTextFile(`${out}/whole.txt`), "done\n");

@@ -3,6 +3,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { sha256Hex } from "@xmd/core";
 import { runXmd, type XmdResult } from "./_run-xmd.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 /** A working folder with documents and the runs folder `xmd workflow` uses there. */
 interface Sandbox {
@@ -15,7 +16,7 @@ interface Sandbox {
 }
 
 async function sandbox(files: Record<string, string>): Promise<Sandbox> {
-  const cwd = await Deno.makeTempDir({ prefix: "xmd-export-" });
+  const cwd = await testFolder("xmd-export-");
   const runs = `${cwd}/runs`;
   for (const [name, text] of Object.entries(files)) {
     await Deno.writeTextFile(`${cwd}/${name}`, text);

@@ -12,6 +12,7 @@ import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { sha256Hex } from "@xmd/core";
 import { runXmd, spawnXmd, type XmdResult } from "./_run-xmd.ts";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 
 // Built by concatenation so this repository's own files do not trip secret scanners.
 const HEAD = "ghp_";
@@ -31,7 +32,7 @@ interface Box {
 }
 
 async function box(files: Record<string, string>): Promise<Box> {
-  const cwd = await Deno.makeTempDir({ prefix: "xmd-secrets-" });
+  const cwd = await testFolder("xmd-secrets-");
   const runs = join(cwd, "runs");
   for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(join(cwd, name), text);
   return {

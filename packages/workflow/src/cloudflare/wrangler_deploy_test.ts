@@ -44,6 +44,7 @@ Deno.test("RM-80: build:worker bundles src/cloudflare/worker.ts to wrangler.toml
     // The repository's wrangler.toml beside the bundle, as build:worker leaves them.
     await Deno.writeTextFile(`${dir}/wrangler.toml`, toml);
     await Deno.mkdir(`${dir}/dist`);
+    await Deno.mkdir(`${dir}/tmp`);
     await bundleWorker("src/cloudflare/worker.ts", `${dir}/${main}`);
     const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
       args: [
@@ -63,6 +64,8 @@ Deno.test("RM-80: build:worker bundles src/cloudflare/worker.ts to wrangler.toml
       env: {
         HOME: `${dir}/home`,
         XDG_CONFIG_HOME: `${dir}/home/.config`,
+        // wrangler's update check writes into the temporary folder.
+        TMPDIR: `${dir}/tmp`,
         DENO_DIR: denoDir(),
         CI: "1",
         WRANGLER_SEND_METRICS: "false",

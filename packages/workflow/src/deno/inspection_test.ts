@@ -5,6 +5,7 @@
  * write that stopped half-way in rollback mode (WF-40, WF-41, WF-44).
  */
 import assert from "node:assert/strict";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 import {
   answerArgs,
   assertRefused,
@@ -35,7 +36,7 @@ const WAL_INDEX = { shm: false };
 async function inspectUnchanged(runs: string, before: DatabaseFiles): Promise<string> {
   const path = runPath(runs);
   const sides = await sideFiles(path);
-  const exports = await Deno.makeTempDir({ prefix: "xmd-export-" });
+  const exports = await testFolder("xmd-export-");
   const commands = [
     ["status", RUN],
     ["status", RUN, "--json"],
