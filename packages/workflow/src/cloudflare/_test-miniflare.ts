@@ -11,11 +11,13 @@
  * @module
  */
 import os from "node:os";
+// deno-lint-ignore no-import-prefix
 import { Miniflare as Upstream, type MiniflareOptions } from "npm:miniflare@^4.20260730.0";
 import { testFolderSync } from "../../../core/src/deno/_test-temp-folder.ts";
 
 /** miniflare's `Miniflare`, its scratch folder in a test folder. */
 export class Miniflare extends Upstream {
+  // deno-lint-ignore constructor-super -- super() is called, inside try so os.tmpdir is always restored
   constructor(options: MiniflareOptions) {
     // miniflare asks `os.tmpdir()` for its scratch folder's parent in its
     // constructor. Not TMPDIR: the process's other file operations read that
