@@ -62,7 +62,7 @@ export {
   type Result,
   type YieldEvent,
 } from "./src/journal/events.ts";
-export type { DurableStream } from "./src/journal/durable-stream.ts";
+export type { DurableStream, RecordedHistory } from "./src/journal/durable-stream.ts";
 export {
   DivergenceError,
   type DivergenceKind,

@@ -13,13 +13,21 @@
  * - A live effect is bracketed for the stream: `beginEffect` right before it
  *   runs, then its Yield's append or, when it ends without a durable Yield
  *   (its run threw, its Yield was refused or failed), `abandonEffect`. Effects run one at a time, so brackets never nest.
+ * - The history's shape is checked before anything live: a root Close that
+ *   is not last is `JournalFormatError`. A stream read whole is checked when
+ *   the journal opens; a stream read in pieces (`DurableStream.history`,
+ *   JRN-80) holds one piece of `HISTORY_PIECE` events at a time, each checked
+ *   as it is read, and nothing live runs before the last piece is read.
  *
  * @module
  */
 import type { SecretGate } from "../secret/mod.ts";
-import type { DurableStream } from "./durable-stream.ts";
+import type { DurableStream, RecordedHistory } from "./durable-stream.ts";
 import type { Description, JournalEvent, Result } from "./events.ts";
 import { DivergenceError, JournalFormatError, JournalStoppedError } from "./journal-errors.ts";
+
+/** How many recorded events a journal over a paged stream reads, and holds, at a time. */
+export const HISTORY_PIECE = 256;
 
 /** empty: run live; truncated: replay then continue live; completed: replay only. */
 export type JournalState = "empty" | "truncated" | "completed";
@@ -46,42 +54,45 @@ export interface EffectSettlement {
 export class Journal {
   readonly #stream: DurableStream;
   readonly #gate: SecretGate;
-  readonly #recorded: readonly JournalEvent[];
+  readonly #history: RecordedHistory;
+  /** The piece of the history held now, and the index of its first event. */
+  #piece: readonly JournalEvent[] = [];
+  #pieceStart = 0;
   #cursor = 0;
   #stopped: Error | undefined;
 
-  private constructor(stream: DurableStream, gate: SecretGate, recorded: JournalEvent[]) {
+  private constructor(stream: DurableStream, gate: SecretGate, history: RecordedHistory) {
     this.#stream = stream;
     this.#gate = gate;
-    this.#recorded = recorded;
+    this.#history = history;
   }
 
-  /** Reads the recorded history and checks its shape (the root Close, if any, is last). */
+  /**
+   * Opens the recorded history and checks its shape (the root Close, if any,
+   * is last): all of it now when it is read whole, or piece by piece as it is
+   * replayed when the stream offers it in pieces.
+   */
   static async open(stream: DurableStream, gate: SecretGate): Promise<Journal> {
+    if (stream.history) return new Journal(stream, gate, await stream.history());
     const recorded = await stream.readAll();
-    const rootClose = recorded.findIndex((event) =>
-      event.type === "close" && event.coroutineId === "root"
-    );
-    if (rootClose >= 0 && rootClose !== recorded.length - 1) {
-      throw new JournalFormatError(
-        `Cannot read the journal: event ${
-          rootClose + 2
-        } follows the root close, which must be last`,
-      );
-    }
-    return new Journal(stream, gate, recorded);
+    checkShape(recorded, 0, recorded.length);
+    return new Journal(stream, gate, {
+      length: recorded.length,
+      last: recorded[recorded.length - 1],
+      read: (from, count) => Promise.resolve(recorded.slice(from, from + count)),
+    });
   }
 
   /** The state the journal was opened in. */
   get state(): JournalState {
-    const last = this.#recorded[this.#recorded.length - 1];
+    const last = this.#history.last;
     if (!last) return "empty";
     return last.type === "close" && last.coroutineId === "root" ? "completed" : "truncated";
   }
 
   /** Whether recorded events remain to be replayed. */
   get replaying(): boolean {
-    return this.#cursor < this.#recorded.length;
+    return this.#cursor < this.#history.length;
   }
 
   /** How many events have been replayed or appended so far. */
@@ -98,8 +109,8 @@ export class Journal {
     description: Description,
     run: () => Promise<Result>,
   ): Promise<EffectSettlement> {
-    while (this.#cursor < this.#recorded.length) {
-      const event = this.#recorded[this.#cursor];
+    while (this.#cursor < this.#history.length) {
+      const event = this.#recordedAt(this.#cursor) ?? await this.#readPiece(this.#cursor);
       const number = this.#cursor + 1;
       if (event.type === "close") {
         throw new DivergenceError(
@@ -161,8 +172,8 @@ export class Journal {
 
   /** Records (or checks against the history) the end of a coroutine. */
   async close(coroutineId: string, result: Result): Promise<void> {
-    if (this.#cursor < this.#recorded.length) {
-      const event = this.#recorded[this.#cursor];
+    if (this.#cursor < this.#history.length) {
+      const event = this.#recordedAt(this.#cursor) ?? await this.#readPiece(this.#cursor);
       const number = this.#cursor + 1;
       if (event.type === "yield") {
         throw new DivergenceError(
@@ -194,6 +205,29 @@ export class Journal {
     await this.#append({ type: "close", coroutineId, result });
   }
 
+  /** The recorded event at `index` if the piece held now has it. */
+  #recordedAt(index: number): JournalEvent | undefined {
+    return this.#piece[index - this.#pieceStart];
+  }
+
+  /** Replaces the piece held by the one starting at `index`, checked; returns its first event. */
+  async #readPiece(index: number): Promise<JournalEvent> {
+    const length = this.#history.length;
+    const count = Math.min(HISTORY_PIECE, length - index);
+    const piece = await this.#history.read(index, count);
+    if (piece.length !== count) {
+      throw new JournalFormatError(
+        `Cannot read the journal: it records ${length} events, but event ${
+          index + piece.length + 1
+        } cannot be read`,
+      );
+    }
+    checkShape(piece, index, length);
+    this.#piece = piece;
+    this.#pieceStart = index;
+    return piece[0];
+  }
+
   #checkLive(): void {
     if (this.#stopped) {
       throw new JournalStoppedError(
@@ -215,6 +249,23 @@ export class Journal {
       this.#stopped = error as Error;
       throw error;
     }
+  }
+}
+
+/**
+ * Refuses a root Close in `events` (the history's events from index `start`,
+ * of `length` in all) that is not the history's last event.
+ */
+function checkShape(events: readonly JournalEvent[], start: number, length: number): void {
+  const rootClose = events.findIndex((event) =>
+    event.type === "close" && event.coroutineId === "root"
+  );
+  if (rootClose >= 0 && start + rootClose !== length - 1) {
+    throw new JournalFormatError(
+      `Cannot read the journal: event ${
+        start + rootClose + 2
+      } follows the root close, which must be last`,
+    );
   }
 }
 

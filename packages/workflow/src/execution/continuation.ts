@@ -29,7 +29,7 @@ export function continuation(store: RunStore): Continuation {
   switch (store.record().status) {
     case "completed":
     case "failed": {
-      const last = store.events().at(-1)?.event;
+      const last = store.lastEvent()?.event;
       return last?.type === "close" && last.coroutineId === "root"
         ? { kind: "replay" }
         : { kind: "report" };

@@ -42,6 +42,7 @@ import {
   loadProgram,
   type Program,
   type Providers,
+  type RecordedHistory,
   type RunOutcome,
   runProgram,
   SecretDetectedError,
@@ -232,7 +233,10 @@ export function isSecretRefusal(error: unknown): boolean {
   return error instanceof SecretDetectedError || error instanceof SecretScanError;
 }
 
-/** The store's event table as the journal's durable stream, written under one execution. */
+/**
+ * The store's event table as the journal's durable stream, written under one
+ * execution and read in pages.
+ */
 class RunJournalStream implements DurableStream {
   readonly #store: RunStore;
   readonly #execution: number | null;
@@ -246,6 +250,21 @@ class RunJournalStream implements DurableStream {
 
   readAll(): Promise<JournalEvent[]> {
     return Promise.resolve(this.#store.events().map((entry) => entry.event));
+  }
+
+  /**
+   * The event table a page at a time (the journal reads it so): a replay of
+   * any length holds one page of events, not the journal (WF-200).
+   */
+  history(): Promise<RecordedHistory> {
+    const store = this.#store;
+    const length = store.record().eventCount;
+    return Promise.resolve({
+      length,
+      last: length === 0 ? undefined : store.lastEvent()?.event,
+      read: (from: number, count: number) =>
+        Promise.resolve(store.eventPage(from + 1, count).map((entry) => entry.event)),
+    });
   }
 
   append(event: JournalEvent): Promise<void> {

@@ -12,6 +12,8 @@
  * Invariants:
  * - Read-only, and linear in the size of the run: every row is read and
  *   parsed once, every object and chunk of the current root hashed once.
+ * - The journal is read a page at a time (`RunStore.eachEvent`) and only a
+ *   summary of it is kept, so its length costs time, not memory (WF-200).
  * - Messages name what is inconsistent (a table, an event number, a
  *   suspension id), never a stored value.
  *
@@ -75,51 +77,96 @@ export async function verifyRun(store: RunStore, options: VerifyRunOptions): Pro
     new WorkflowDatabaseCorruptError(
       `Cannot read run "${record.id}": ${what}. It is left as it is`,
     );
-  const events = store.events();
-  verifyJournal(store, record, events, damaged);
-  verifyStop(record, events, damaged);
+  const journal = readJournal(store);
+  verifyJournal(store, record, journal, damaged);
+  verifyStop(record, journal, damaged);
   verifyExecutions(store, record, damaged);
   await verifyDefinition(store, record, store.sources(), damaged, options.sha256);
-  verifyProps(store, record, events, damaged);
-  await verifyAnswers(store, events, damaged);
+  verifyProps(store, record, journal, damaged);
+  await verifyAnswers(store, journal, damaged);
   if (options.workspace) verifyCurrentRoot(store, record, options.sha256, damaged);
 }
 
 type Damaged = (what: string) => WorkflowDatabaseCorruptError;
 
-type Entry = { id: number; event: JournalEvent };
+/**
+ * What the checks need of the journal, gathered in one pass over it, a page
+ * at a time (`eachEvent`), so a run of any length is verified in the memory
+ * of one page: every event is parsed (the first damaged one refuses the run),
+ * and only its ends, its first root Close and its open questions are kept.
+ */
+interface JournalSummary {
+  /** How many events it holds. */
+  count: number;
+  /** Its first event. */
+  first: JournalEvent | undefined;
+  /** Its last event. */
+  last: JournalEvent | undefined;
+  /** The number of its first root Close, if any. */
+  rootClose: number | undefined;
+  /** The schema of each question asked and not answered, by suspension id. */
+  open: Map<string, JsonValue>;
+}
 
 function isRootClose(event: JournalEvent): boolean {
   return event.type === "close" && event.coroutineId === "root";
 }
 
-function verifyJournal(store: RunStore, record: RunRecord, events: Entry[], damaged: Damaged) {
-  const positions = store.eventPositions();
+function readJournal(store: RunStore): JournalSummary {
+  const summary: JournalSummary = {
+    count: 0,
+    first: undefined,
+    last: undefined,
+    rootClose: undefined,
+    open: new Map(),
+  };
+  for (const { id, event } of store.eachEvent()) {
+    summary.count++;
+    summary.first ??= event;
+    summary.last = event;
+    if (summary.rootClose === undefined && isRootClose(event)) summary.rootClose = id;
+    if (event.type !== "yield") continue;
+    const { type, suspensionId } = event.description;
+    if (type === "suspension_request") {
+      summary.open.set(String(suspensionId), event.description.schema);
+    }
+    if (type === "suspension_answer") summary.open.delete(String(suspensionId));
+  }
+  return summary;
+}
+
+function verifyJournal(
+  store: RunStore,
+  record: RunRecord,
+  journal: JournalSummary,
+  damaged: Damaged,
+) {
   const current = store.currentExecution();
   let execution = 1;
-  positions.forEach(({ seq, execution: by }, index) => {
-    if (seq !== index + 1) throw damaged(`its journal has no event ${index + 1}`);
+  let index = 0;
+  for (const { seq, execution: by } of store.eachEventPosition()) {
+    index++;
+    if (seq !== index) throw damaged(`its journal has no event ${index}`);
     if (by < execution || by > current) {
       throw damaged(`its journal event ${seq} names an execution that does not exist`);
     }
     execution = by;
-  });
-  events.forEach(({ id, event }) => {
-    if (isRootClose(event) && id !== events.length) {
-      throw damaged(`its journal has events after the root Close (event ${id})`);
-    }
-  });
-  const first = events[0]?.event;
+  }
+  // A root Close anywhere but last: the first one is, or is followed by another event.
+  if (journal.rootClose !== undefined && journal.rootClose !== journal.count) {
+    throw damaged(`its journal has events after the root Close (event ${journal.rootClose})`);
+  }
+  const first = journal.first;
   if (first && (first.type !== "yield" || first.description.type !== "props")) {
     throw damaged("its journal does not start with the props event");
   }
-  if (record.eventCount !== events.length) throw damaged("its journal count is inconsistent");
+  if (record.eventCount !== journal.count) throw damaged("its journal count is inconsistent");
 }
 
 /** The status, its stop reason and the journal's last event agree (WF-5, WF-17). */
-function verifyStop(record: RunRecord, events: Entry[], damaged: Damaged) {
+function verifyStop(record: RunRecord, journal: JournalSummary, damaged: Damaged) {
   const { status, stopReason } = record;
-  const last = events.at(-1)?.event;
+  const { last, count } = journal;
   const closed = last !== undefined && isRootClose(last);
   const host = stopReason?.kind === "host" ? stopReason.code : undefined;
   const atEvent = stopReason?.kind === "journal" ? stopReason.eventId : undefined;
@@ -130,8 +177,8 @@ function verifyStop(record: RunRecord, events: Entry[], damaged: Damaged) {
       return;
     case "suspended": {
       if (atEvent === undefined) throw wrong("has no stop reason naming its question");
-      if (atEvent !== events.length) throw wrong("its question is not its last event");
-      const request = events[atEvent - 1].event;
+      if (atEvent !== count) throw wrong("its question is not its last event");
+      const request = last!;
       if (request.type !== "yield" || request.description.type !== "suspension_request") {
         throw wrong(`its stop event ${atEvent} is not a question`);
       }
@@ -149,7 +196,7 @@ function verifyStop(record: RunRecord, events: Entry[], damaged: Damaged) {
       return;
     case "failed":
       if (atEvent !== undefined) {
-        if (!closed || atEvent !== events.length || last.result.status !== "err") {
+        if (!closed || atEvent !== count || last.result.status !== "err") {
           throw wrong("its stop event is not a failed root Close");
         }
         return;
@@ -219,25 +266,24 @@ async function verifyDefinition(
 }
 
 /** The props hash to their digest, and the journal's props event records the same digest. */
-function verifyProps(store: RunStore, record: RunRecord, events: Entry[], damaged: Damaged) {
+function verifyProps(
+  store: RunStore,
+  record: RunRecord,
+  journal: JournalSummary,
+  damaged: Damaged,
+) {
   if (sha256Hex(canonicalJson(store.props())) !== record.propsHash) {
     throw damaged("its props do not match their digest");
   }
-  const first = events[0]?.event;
+  const first = journal.first;
   if (first?.type === "yield" && first.description.sha256 !== record.propsHash) {
     throw damaged("its journal records other props than the run holds");
   }
 }
 
 /** Each answer waiting is for a question not yet answered, and matches its schema. */
-async function verifyAnswers(store: RunStore, events: Entry[], damaged: Damaged) {
-  const open = new Map<string, JsonValue>();
-  for (const { event } of events) {
-    if (event.type !== "yield") continue;
-    const { type, suspensionId } = event.description;
-    if (type === "suspension_request") open.set(String(suspensionId), event.description.schema);
-    if (type === "suspension_answer") open.delete(String(suspensionId));
-  }
+async function verifyAnswers(store: RunStore, journal: JournalSummary, damaged: Damaged) {
+  const { open } = journal;
   for (const { suspensionId, value } of store.answers()) {
     if (!open.has(suspensionId)) {
       throw damaged(`it holds an answer to ${suspensionId}, which no open question asks`);

@@ -36,6 +36,7 @@ import {
   RunStateError,
   WorkflowDatabaseCorruptError,
 } from "../contracts/workflow-errors.ts";
+import type { RunHistory } from "../contracts/workflow-host.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
@@ -50,6 +51,16 @@ export interface RetainedSource {
   /** Whether it is the root document. */
   root: boolean;
 }
+
+/** One committed journal event as the store reads it back: its id, commit time and root after it. */
+type StoredEvent = RunHistory["events"][number];
+
+/**
+ * How many journal events one read of the event table returns at most, where
+ * the journal is read in pieces (`eachEvent`, a replay's pages): the memory a
+ * resume holds for its journal is this many events, not the run's length.
+ */
+export const EVENT_PAGE = 256;
 
 /** What a new run is made of. */
 export interface NewRun {
@@ -237,19 +248,76 @@ export class RunStore {
       }));
   }
 
-  /** Every committed journal event, in order, with its id (1-based seq) and commit time. */
-  events(): { id: number; at: number; root: string; event: JournalEvent }[] {
+  /**
+   * Every committed journal event, in order, with its id (1-based seq) and
+   * commit time, read whole (what `history` returns).
+   */
+  events(): RunHistory["events"] {
     return this.#sql.exec("SELECT seq, body, root, created_at FROM event ORDER BY seq").map(
-      (row) => {
-        const id = Number(row.seq);
-        return {
-          id,
-          at: Number(row.created_at),
-          root: this.#parseRow({ root: row.root }, RootSchema, `journal event ${id}`).root,
-          event: this.#parseJson(String(row.body), JournalEventSchema, `journal event ${id}`),
-        };
-      },
+      (row) => this.#storedEvent(row),
     );
+  }
+
+  /**
+   * Every committed journal event, in order, as {@linkcode events} returns
+   * them, read {@linkcode EVENT_PAGE} at a time: what is held is one page,
+   * however long the journal (resume verifies and replays a run this way).
+   */
+  *eachEvent(): Generator<RunHistory["events"][number]> {
+    let after: number | undefined;
+    for (;;) {
+      const page = after === undefined
+        ? this.#sql.exec(
+          "SELECT seq, body, root, created_at FROM event ORDER BY seq LIMIT ?",
+          EVENT_PAGE,
+        )
+        : this.#sql.exec(
+          "SELECT seq, body, root, created_at FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
+          after,
+          EVENT_PAGE,
+        );
+      for (const row of page) yield this.#storedEvent(row);
+      if (page.length < EVENT_PAGE) return;
+      after = Number(page[page.length - 1].seq);
+    }
+  }
+
+  /**
+   * The events from id `first` on, at most `count` of them, in order (fewer
+   * when the journal ends first): one page of the journal. A missing event
+   * among them is `WorkflowDatabaseCorruptError`.
+   */
+  eventPage(first: number, count: number): RunHistory["events"] {
+    return this.#sql.exec(
+      "SELECT seq, body, root, created_at FROM event WHERE seq >= ? ORDER BY seq LIMIT ?",
+      first,
+      count,
+    ).map((row, index) => {
+      if (Number(row.seq) !== first + index) {
+        throw new WorkflowDatabaseCorruptError(
+          `Cannot read ${this.#where}: its journal has no event ${first + index}`,
+        );
+      }
+      return this.#storedEvent(row);
+    });
+  }
+
+  /** The last committed journal event, or undefined when there is none. */
+  lastEvent(): RunHistory["events"][number] | undefined {
+    const row = this.#sql.exec(
+      "SELECT seq, body, root, created_at FROM event ORDER BY seq DESC LIMIT 1",
+    )[0];
+    return row === undefined ? undefined : this.#storedEvent(row);
+  }
+
+  #storedEvent(row: SqlRow): StoredEvent {
+    const id = Number(row.seq);
+    return {
+      id,
+      at: Number(row.created_at),
+      root: this.#parseRow({ root: row.root }, RootSchema, `journal event ${id}`).root,
+      event: this.#parseJson(String(row.body), JournalEventSchema, `journal event ${id}`),
+    };
   }
 
   /** The Workspace root current after event `id`, or undefined when there is no such event. */
@@ -264,11 +332,24 @@ export class RunStore {
     return this.#runRow().execution;
   }
 
-  /** Every journal event's seq and the execution that appended it, in order (bodies unread). */
-  eventPositions(): { seq: number; execution: number }[] {
-    return this.#sql.exec("SELECT seq, execution FROM event ORDER BY seq").map((row) =>
-      this.#parseRow(row, EventPositionSchema, "journal")
-    );
+  /**
+   * Every journal event's seq and the execution that appended it, in order
+   * (bodies unread), read {@linkcode EVENT_PAGE} at a time.
+   */
+  *eachEventPosition(): Generator<{ seq: number; execution: number }> {
+    let after: number | undefined;
+    for (;;) {
+      const page = after === undefined
+        ? this.#sql.exec("SELECT seq, execution FROM event ORDER BY seq LIMIT ?", EVENT_PAGE)
+        : this.#sql.exec(
+          "SELECT seq, execution FROM event WHERE seq > ? ORDER BY seq LIMIT ?",
+          after,
+          EVENT_PAGE,
+        );
+      for (const row of page) yield this.#parseRow(row, EventPositionSchema, "journal");
+      if (page.length < EVENT_PAGE) return;
+      after = Number(page[page.length - 1].seq);
+    }
   }
 
   /** Every answer stored and not yet consumed, by suspension id. */
