@@ -27,7 +27,12 @@ export type * from "./src/contracts/workflow-host.ts";
 export type { HeldTransaction, SqlRow, SqlSeam, SqlValue } from "./src/sql/sql-seam.ts";
 export { COMMIT_POINTS, type CommitPoint } from "./src/store/commit-points.ts";
 export { initializeSchema, isEmptyDatabase, recognizeSchema } from "./src/store/schema.ts";
-export { type NewRun, type RetainedSource, RunStore } from "./src/store/run-store.ts";
+export {
+  type NewRun,
+  type RetainedSource,
+  RunStore,
+  type StoredEvent,
+} from "./src/store/run-store.ts";
 export {
   checkWorkflowSupport,
   NotAvailableInWorkflowError,

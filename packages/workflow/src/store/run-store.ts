@@ -36,7 +36,6 @@ import {
   RunStateError,
   WorkflowDatabaseCorruptError,
 } from "../contracts/workflow-errors.ts";
-import type { RunHistory } from "../contracts/workflow-host.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { publishRoot } from "../workspace/publish-root.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
@@ -52,8 +51,17 @@ export interface RetainedSource {
   root: boolean;
 }
 
-/** One committed journal event as the store reads it back: its id, commit time and root after it. */
-type StoredEvent = RunHistory["events"][number];
+/** One committed journal event, as the store reads it back. */
+export interface StoredEvent {
+  /** Its number (1-based seq). */
+  id: number;
+  /** Its commit time (milliseconds). */
+  at: number;
+  /** The Workspace root current after it. */
+  root: string;
+  /** The event. */
+  event: JournalEvent;
+}
 
 /**
  * How many journal events one read of the event table returns at most, where
@@ -252,7 +260,7 @@ export class RunStore {
    * Every committed journal event, in order, with its id (1-based seq) and
    * commit time, read whole (what `history` returns).
    */
-  events(): RunHistory["events"] {
+  events(): StoredEvent[] {
     return this.#sql.exec("SELECT seq, body, root, created_at FROM event ORDER BY seq").map(
       (row) => this.#storedEvent(row),
     );
@@ -263,7 +271,7 @@ export class RunStore {
    * them, read {@linkcode EVENT_PAGE} at a time: what is held is one page,
    * however long the journal (resume verifies and replays a run this way).
    */
-  *eachEvent(): Generator<RunHistory["events"][number]> {
+  *eachEvent(): Generator<StoredEvent> {
     let after: number | undefined;
     for (;;) {
       const page = after === undefined
@@ -287,7 +295,7 @@ export class RunStore {
    * when the journal ends first): one page of the journal. A missing event
    * among them is `WorkflowDatabaseCorruptError`.
    */
-  eventPage(first: number, count: number): RunHistory["events"] {
+  eventPage(first: number, count: number): StoredEvent[] {
     return this.#sql.exec(
       "SELECT seq, body, root, created_at FROM event WHERE seq >= ? ORDER BY seq LIMIT ?",
       first,
@@ -303,7 +311,7 @@ export class RunStore {
   }
 
   /** The last committed journal event, or undefined when there is none. */
-  lastEvent(): RunHistory["events"][number] | undefined {
+  lastEvent(): StoredEvent | undefined {
     const row = this.#sql.exec(
       "SELECT seq, body, root, created_at FROM event ORDER BY seq DESC LIMIT 1",
     )[0];
