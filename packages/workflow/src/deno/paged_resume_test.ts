@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { createSecretGate, type JournalEvent } from "@xmd/core";
+import { testFolder } from "../../../core/src/deno/_test-temp-folder.ts";
 import { continuation } from "../execution/continuation.ts";
 import { executeRun } from "../execution/execute-run.ts";
 import { verifyRun } from "../execution/verify-run.ts";
@@ -41,7 +42,7 @@ let reference: Promise<PagedReference> | undefined;
 
 function pagedReference(): Promise<PagedReference> {
   reference ??= (async () => {
-    const runs = await Deno.makeTempDir({ prefix: "xmd-paged-" });
+    const runs = await testFolder("xmd-paged-");
     try {
       assert.equal((await workflow(runs, START)).code, 2);
       const host = new LocalWorkflowHost(runs);
