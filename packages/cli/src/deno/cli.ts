@@ -116,8 +116,14 @@ export async function main(args: readonly string[], io: CommandIo): Promise<numb
     switch (command) {
       case "run":
         return await (await import("./run-command.ts")).runCommand(rest, io);
-      case "workflow":
-        return await (await import("./workflow-command.ts")).workflowCommand(rest, io);
+      case "workflow": {
+        // A start of a document that visibly runs shell blocks has Worker Shell's interpreter
+        // loading in its own process before the workflow command's modules load (WF-190).
+        await using early = rest[0] === "start"
+          ? await (await import("./early-interpreter.ts")).earlyInterpreter(rest.slice(1), io)
+          : undefined;
+        return await (await import("./workflow-command.ts")).workflowCommand(rest, io, early);
+      }
       case "completions":
         return await completions(rest, io);
       case "--version":

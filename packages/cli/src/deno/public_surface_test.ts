@@ -125,6 +125,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "RemoteWorkflowHost",
   ],
   "@xmd/workflow/deno/local": ["LocalWorkflowHost"],
+  "@xmd/workflow/deno/interpreter": ["prestartInterpreter"],
   "@xmd/workflow/cloudflare": [
     "ADMISSION_HEADERS",
     "DurableObjectSeam",

@@ -124,3 +124,28 @@ Deno.test("MDX-121: xmd workflow list, status and history load the local host al
     [],
   );
 });
+
+Deno.test("MDX-130: the early start of Worker Shell's interpreter loads no npm package, store, schema or error class", async () => {
+  // The dispatch's module for it, then the entry it imports once the document shows a shell block.
+  const early = await loadedAtStart(
+    new URL("packages/cli/src/deno/early-interpreter.ts", ROOT).href,
+  );
+  const interpreter = await loadedAtStart(
+    new URL("packages/workflow/deno-interpreter.ts", ROOT).href,
+  );
+  // The walks really are these modules' (so an empty or wrong graph cannot pass).
+  assert.ok(early.includes("packages/cli/src/deno/early-interpreter.ts"));
+  assert.ok(interpreter.includes("packages/workflow/src/deno/worker-shell-process.ts"));
+  assert.deepEqual(
+    [...early, ...interpreter].filter((specifier) => !specifier.startsWith("packages/")).sort(),
+    ["node:path", "node:url"],
+  );
+  assert.deepEqual(
+    [...early, ...interpreter].filter((specifier) =>
+      /\/(store|journal|workspace|errors|contracts)\/|protocol\.ts$|usage-error|schema/.test(
+        specifier,
+      )
+    ),
+    [],
+  );
+});

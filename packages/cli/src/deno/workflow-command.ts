@@ -49,6 +49,7 @@ import {
   type WorkerShellOptions,
 } from "@xmd/workflow/deno/local";
 import { isAbsolute, join } from "node:path";
+import { heapLimitMib } from "./early-interpreter.ts";
 import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
 import { typedLabel } from "./typed-label.ts";
@@ -153,21 +154,27 @@ export function runsFolder(env: Record<string, string | undefined>): string {
 
 /** Worker Shell's options: `XMD_WORKER_SHELL_HEAP_MIB` sets its interpreter's heap limit. */
 export function shellOptions(env: Record<string, string | undefined>): WorkerShellOptions {
-  const configured = env.XMD_WORKER_SHELL_HEAP_MIB;
-  if (configured === undefined || configured === "") return {};
-  const mib = Number(configured);
-  if (!/^[0-9]{1,7}$/.test(configured) || mib < 16) {
+  const mib = heapLimitMib(env);
+  if (mib === null) {
     throw new UsageError(
       "XMD_WORKER_SHELL_HEAP_MIB must be a whole number of MiB, at least 16 (the default is 2048)",
     );
   }
-  return { heapLimitMib: mib };
+  return mib === undefined ? {} : { heapLimitMib: mib };
 }
 
-/** Runs `xmd workflow` and returns the exit code. */
-export async function workflowCommand(args: readonly string[], io: CommandIo): Promise<number> {
+/**
+ * Runs `xmd workflow` and returns the exit code. `early` is Worker Shell's
+ * interpreter the dispatch started for a `start` (WF-190): the start runs its
+ * first block in it or disposes of it.
+ */
+export async function workflowCommand(
+  args: readonly string[],
+  io: CommandIo,
+  early?: LocalStartOptions["prestarted"],
+): Promise<number> {
   try {
-    return await dispatch(args, io);
+    return await dispatch(args, io, early);
   } catch (error) {
     if (!(error instanceof RunsFolderError)) throw error;
     throw new RunsFolderError(
@@ -190,46 +197,16 @@ function hostFor(io: CommandIo): LocalWorkflowHost {
   return new LocalWorkflowHost(runsFolder(io.env), { shell: shellOptions(io.env) });
 }
 
-/**
- * An `sh` or `bash` fence with `exec` in its info string, at the start of a
- * line: what a document that runs a shell block visibly holds. A fence in a
- * component, or one this misses, is still found once the document is
- * checked; text that only looks like one costs an interpreter started and
- * killed.
- */
-const EXEC_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*(?:sh|bash)\b[^\n]*\bexec\b/m;
-
-/**
- * Worker Shell's interpreter started for a local start whose root document
- * visibly holds a shell block (WF-170), before the document is loaded, or
- * undefined. Whatever keeps the document or the host from being read here
- * (a missing file, a bad `XMD_WORKER_SHELL_HEAP_MIB`) is left to the start,
- * which reports it where it did.
- */
-async function prestartFor(
-  io: CommandIo,
-  document: string,
-): Promise<LocalStartOptions["prestarted"]> {
-  let host: LocalWorkflowHost;
-  let text: string;
-  try {
-    host = hostFor(io);
-    const path = isAbsolute(document) ? document : join(io.cwd, document);
-    // Only a regular file is read twice: reading a pipe here would take its text from the start.
-    if (!(await Deno.stat(path)).isFile) return undefined;
-    text = await Deno.readTextFile(path);
-  } catch {
-    return undefined;
-  }
-  return EXEC_FENCE.test(text) ? await host.prestartInterpreter() : undefined;
-}
-
 /** The ids of the runs in the runs folder, for shell completion (nothing is locked or run). */
 export async function runIds(io: CommandIo): Promise<string[]> {
   return (await hostFor(io).list()).runs.map((run) => run.record.id);
 }
 
-async function dispatch(args: readonly string[], io: CommandIo): Promise<number> {
+async function dispatch(
+  args: readonly string[],
+  io: CommandIo,
+  early: LocalStartOptions["prestarted"],
+): Promise<number> {
   const [command, ...rest] = args;
   if (command === undefined || command === "--help" || command === "-h" || command === "help") {
     io.stdout(WORKFLOW_USAGE + "\n");
@@ -246,7 +223,7 @@ async function dispatch(args: readonly string[], io: CommandIo): Promise<number>
       "Option --issue names a remote run: select the remote host with --remote=<url> or XMD_WORKFLOW_REMOTE",
     );
   }
-  if (command === "start") return await start(choice, options, io);
+  if (command === "start") return await start(choice, options, io, early);
   // A remote run is its issue's: the issue takes the place of <run-id>.
   const parsed = parseCommand(choice ? remoteSpec(spec) : spec, options.args);
   if (parsed.help) {
@@ -451,6 +428,7 @@ async function start(
   choice: RemoteChoice | undefined,
   remoteOptions: RemoteOptions,
   io: CommandIo,
+  early: LocalStartOptions["prestarted"],
 ) {
   const args = remoteOptions.args;
   let id: string | undefined;
@@ -485,11 +463,11 @@ async function start(
     }
     throw new UsageError("Missing document: write xmd workflow start <document.md>");
   }
-  // Worker Shell's interpreter loads (about 100 ms of CPU, its own process) while the document
-  // is read and checked; the start runs its first block in it, or it is killed and waited for.
-  await using prestarted = choice || options.help
-    ? undefined
-    : await prestartFor(io, options.document);
+  // Worker Shell's interpreter, started before this module loaded (WF-170, WF-190), loads (about
+  // 100 ms of CPU, its own process) while the document is read and checked; the start runs its
+  // first block in it, or it is killed and waited for.
+  await using prestarted = early;
+  if (choice || options.help) await prestarted?.[Symbol.asyncDispose]();
   // The document, its props and the engine are this command's alone: loaded here, not at start.
   // One after the other: Deno 2.9 can panic on a dynamic import started while another one's
   // graph is still being registered.

@@ -37,14 +37,18 @@ function processes(marker: string, parent?: number): number[] {
  * into it. Returns whether the interpreter ran while the document was still
  * being loaded, the result, and the interpreters left once the CLI exited.
  */
-async function startWaitingOnComponent(dir: string, component: string) {
+async function startWaitingOnComponent(
+  dir: string,
+  component: string,
+  env: Record<string, string> = {},
+) {
   await new Deno.Command("mkfifo", { args: [join(dir, "Slow.md")] }).output();
   // A heap limit no other test's interpreter has: it marks this one's process.
   const heap = String(1_000_000 + Math.floor(Math.random() * 8_000_000));
   const marker = `--max-old-space-size=${heap}`;
   const child = spawnXmd(["workflow", "start", "--id=early", "doc.md"], {
     cwd: dir,
-    env: { XMD_WORKFLOW_RUNS: join(dir, "runs"), XMD_WORKER_SHELL_HEAP_MIB: heap },
+    env: { XMD_WORKFLOW_RUNS: join(dir, "runs"), XMD_WORKER_SHELL_HEAP_MIB: heap, ...env },
   });
   const output = child.output();
   let seen = false;
@@ -96,6 +100,29 @@ Deno.test("WF-170: xmd workflow start refused after its early interpreter starte
     assert.deepEqual(result.left, []);
     // Nothing was created.
     await assert.rejects(Deno.stat(join(dir, "runs")), Deno.errors.NotFound);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("WF-190: xmd workflow start has its interpreter running before the workflow command reads anything: a start its runs folder refuses had one, and leaves none and no file behind", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "xmd-prestart-cli-dispatch-" });
+  try {
+    await Deno.writeTextFile(join(dir, "doc.md"), DOC);
+    // A relative runs folder: the workflow command refuses it once the document is loaded, and
+    // read it before it started an interpreter until the dispatch started one.
+    const result = await startWaitingOnComponent(dir, "A slow component.\n", {
+      XMD_WORKFLOW_RUNS: "runs",
+    });
+    assert.equal(result.code, 1);
+    assert.ok(result.seen, "the interpreter was running while the component was read");
+    assert.match(result.stderr, /^xmd: XMD_WORKFLOW_RUNS must be an absolute path/);
+    assert.equal(result.stdout, "");
+    assert.deepEqual(result.left, []);
+    assert.deepEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [
+      "Slow.md",
+      "doc.md",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

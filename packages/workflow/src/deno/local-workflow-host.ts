@@ -130,11 +130,7 @@ export class LocalWorkflowHost implements WorkflowHost {
    * may not start the interpreter (the start refuses that itself).
    */
   async prestartInterpreter(): Promise<PrestartedInterpreter | undefined> {
-    // One after the other: Deno 2.9 can panic on concurrent dynamic imports.
-    const { interpreterStartProblem } = await import("./worker-shell-process.ts");
-    if (interpreterStartProblem() !== null) return undefined;
-    const { PrestartedInterpreter } = await import("./worker-shell-prestart.ts");
-    return new PrestartedInterpreter(this.#shell);
+    return (await import("./worker-shell-prestart.ts")).prestartInterpreter(this.#shell);
   }
 
   async start(

@@ -56,6 +56,23 @@ const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNu
 
 const MIB = 1024 * 1024;
 
+/**
+ * The first `Bash` and the first `exec` of a process pay once for what every
+ * later block reuses: ICU's collation (just-bash sorts `SHELLOPTS` with
+ * `localeCompare`), defense-in-depth's first patching of the globals, the
+ * parser's and the interpreter's first compilation, the first command
+ * substitution and arithmetic (about 40 ms, more than a block's own work).
+ * They are paid here, as soon as just-bash has loaded, on a `Bash` of its own
+ * over just-bash's in-memory filesystem, with nothing sent to the host: a
+ * prestarted process pays them while the host still checks the document and
+ * creates the run (WF-191). A block waits for it, so no block ever shares the
+ * process with it, and it leaves what any earlier block leaves: just-bash's
+ * loaded modules, never a file, a variable or output.
+ */
+const warmed: Promise<void> = new Bash({ commands: COMMANDS })
+  .exec('warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null')
+  .then(() => {}, () => {});
+
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextId = 0;
 let token = "";
@@ -232,6 +249,7 @@ function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void 
 }
 
 async function runBlock(message: RunMessage): Promise<void> {
+  await warmed;
   token = message.token;
   output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };
   try {

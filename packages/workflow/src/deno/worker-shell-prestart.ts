@@ -10,10 +10,18 @@
  *   serves nothing until a `WorkerShell` adopts it, and only that one.
  * - Disposed without having been adopted, it is killed and its end awaited:
  *   a start that is refused or runs no block leaves no process behind.
+ * - Loading this module loads no store, schema or npm package (only the
+ *   process and its frames), so a caller can start the interpreter before it
+ *   loads the rest of a start (WF-190).
  *
  * @module
  */
-import { DEFAULT_HEAP_LIMIT_MIB, INTERPRETER_URL, ShellProcess } from "./worker-shell-process.ts";
+import {
+  DEFAULT_HEAP_LIMIT_MIB,
+  INTERPRETER_URL,
+  interpreterStartProblem,
+  ShellProcess,
+} from "./worker-shell-process.ts";
 import type { WorkerShellOptions } from "./worker-shell.ts";
 
 const processes = new WeakMap<PrestartedInterpreter, ShellProcess>();
@@ -45,4 +53,15 @@ export function takePrestarted(prestarted: PrestartedInterpreter): ShellProcess 
   const process = processes.get(prestarted);
   processes.delete(prestarted);
   return process;
+}
+
+/**
+ * The interpreter `options` describe, started now, or undefined when this
+ * process may not start it (no permission to run Deno: the start refuses
+ * that itself, before a run exists).
+ */
+export function prestartInterpreter(
+  options: WorkerShellOptions = {},
+): PrestartedInterpreter | undefined {
+  return interpreterStartProblem() === null ? new PrestartedInterpreter(options) : undefined;
 }

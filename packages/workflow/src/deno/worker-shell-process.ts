@@ -18,9 +18,6 @@
  *
  * @module
  */
-import { sha256Hex } from "@xmd/core/protocol";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { encodeFrame, type Frame, FrameError, FrameReader } from "./worker-shell-frames.ts";
 
@@ -62,10 +59,29 @@ export const INTERPRETER_URL: URL = new URL(
 );
 /** The interpreter's lock: just-bash and everything it imports, by version and integrity. */
 const LOCK_URL = new URL("./worker-shell-child-lock.json", import.meta.url);
-/** The lock's content, when this module is not a local file (a published package). */
-const REMOTE_LOCK: string | undefined = LOCK_URL.protocol === "file:" ? undefined : JSON.stringify(
-  (await import("./worker-shell-child-lock.json", { with: { type: "json" } })).default,
-);
+/**
+ * The lock's content and where its copy goes, when this module is not a local
+ * file (a published package). What names the copy (a hash, the temporary
+ * folder) is loaded only then: a local module's load stays the frames' and
+ * `node:url`'s, so the CLI can start the interpreter before it loads the
+ * store and its schemas (WF-190).
+ */
+const REMOTE_LOCK: { text: string; path: string } | undefined = LOCK_URL.protocol === "file:"
+  ? undefined
+  : await remoteLock();
+
+async function remoteLock(): Promise<{ text: string; path: string }> {
+  const text = JSON.stringify(
+    (await import("./worker-shell-child-lock.json", { with: { type: "json" } })).default,
+  );
+  // One after the other: Deno 2.9 can panic on concurrent dynamic imports.
+  const { sha256Hex } = await import("@xmd/core/protocol");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  // Not node:crypto: loading it (10-15 ms) would delay the start of every interpreter, which a
+  // start wants as early as it can (WF-170), for a lock of a few KB hashed once per process.
+  return { text, path: join(tmpdir(), `xmd-worker-shell-${sha256Hex(text).slice(0, 16)}.json`) };
+}
 /** The interpreter's requests carry paths and small values; content is payload. */
 const BOUNDS = { maxHeader: 1024 * 1024, maxPayload: 1024 * 1024 * 1024 };
 /** What the interpreter may print on stderr is kept only this far (it says why it died). */
@@ -221,11 +237,7 @@ function lockPath(): { path: string; justBash: string } {
     path = fileURLToPath(LOCK_URL);
     text = Deno.readTextFileSync(path);
   } else {
-    text = REMOTE_LOCK;
-    // Not node:crypto: loading it (10-15 ms) would delay the start of every interpreter, which a
-    // start wants as early as it can (WF-170), for a lock of a few KB hashed once per process.
-    const digest = sha256Hex(text).slice(0, 16);
-    path = join(tmpdir(), `xmd-worker-shell-${digest}.json`);
+    ({ text, path } = REMOTE_LOCK);
     try {
       Deno.statSync(path);
     } catch {

@@ -259,3 +259,22 @@ Deno.test("worker shell: only sh and bash blocks run", async () => {
     (error) => error instanceof WorkerShellError && /"python" block/.test(error.message),
   );
 });
+
+Deno.test("WF-191: the interpreter's warm-up leaves nothing a block sees: the first block, sent before it ends, and the next see the same fresh shell over their Workspace", async () => {
+  const ws = workspace();
+  ws.writeFile("/in.txt", encoder.encode("x\n"));
+  using shell = new WorkerShell(ws);
+  // Sent at once: the process is still loading just-bash, so this block waits for the warm-up.
+  const script = 'echo "warm=${warm-unset}"; pwd; ls /; echo "$((6 * 7))"; env | sort';
+  const first = request(script);
+  const firstResult = await shell.run(first.request);
+  const second = request(script);
+  const secondResult = await shell.run(second.request);
+  assert.equal(firstResult.exitCode, 0, firstResult.stderr);
+  assert.equal(firstResult.stderr, "");
+  assert.match(firstResult.stdout, /^warm=unset\n\/\nin\.txt\n42\n/);
+  // Only the block's own output reached the host, and the second block saw what the first did.
+  assert.equal(first.out.stdout, firstResult.stdout);
+  assert.equal(secondResult.stdout, firstResult.stdout);
+  assert.deepEqual(snapshot(ws), ['/in.txt = "x\\n"']);
+});
