@@ -74,6 +74,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "MAX_PATH_BYTES",
     "XmdError",
     "canonicalJson",
+    "lazySchema",
     "pathLengthProblem",
     "sha256Hex",
     "utf8Length",

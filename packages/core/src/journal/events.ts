@@ -8,19 +8,25 @@
  * @module
  */
 import * as z from "zod";
+import { lazySchema } from "../json/lazy-schema.ts";
 import type { JsonValue } from "../json/json-value.ts";
 import type { Schema } from "../json/schema.ts";
 
-const jsonValueSchema: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.null(),
-    z.boolean(),
-    z.number().refine(Number.isFinite),
-    z.string(),
-    z.array(jsonValueSchema),
-    z.record(z.string(), jsonValueSchema),
-  ])
-);
+// Each schema is built on its first use (MDX-131). The JSON value schema recurses through its own
+// built schema, so a nested value never goes through the lazy handle.
+const jsonValueSchema: z.ZodType<JsonValue> = lazySchema(() => {
+  const value: z.ZodType<JsonValue> = z.lazy(() =>
+    z.union([
+      z.null(),
+      z.boolean(),
+      z.number().refine(Number.isFinite),
+      z.string(),
+      z.array(value),
+      z.record(z.string(), value),
+    ])
+  );
+  return value;
+});
 
 /** A JSON value schema (finite numbers, plain objects and arrays). */
 export const JsonValueSchema: Schema<JsonValue> = jsonValueSchema;
@@ -77,38 +83,46 @@ export interface CloseEvent {
 export type JournalEvent = YieldEvent | CloseEvent;
 
 /** Coroutine ids are derived: `root`, `root.0`, `root.0.1`, … */
-const CoroutineIdSchema = z.string().regex(/^root(\.(0|[1-9]\d*))*$/);
+const CoroutineIdSchema = lazySchema(() => z.string().regex(/^root(\.(0|[1-9]\d*))*$/));
 
-const ErrorRecordSchema = z.object({
-  name: z.string().min(1),
-  message: z.string(),
-  code: z.string().optional(),
-}).strict();
-
-const resultSchema: z.ZodType<Result> = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("ok"), value: jsonValueSchema }).strict(),
-  z.object({ status: z.literal("err"), error: ErrorRecordSchema }).strict(),
-  z.object({ status: z.literal("cancelled") }).strict(),
-]);
-
-const DescriptionSchema = z.object({
-  type: z.string().min(1),
-  name: z.string().min(1),
-}).catchall(jsonValueSchema);
-
-const journalEventSchema: z.ZodType<JournalEvent> = z.discriminatedUnion("type", [
+const ErrorRecordSchema = lazySchema(() =>
   z.object({
-    type: z.literal("yield"),
-    coroutineId: CoroutineIdSchema,
-    description: DescriptionSchema,
-    result: resultSchema,
-  }).strict(),
+    name: z.string().min(1),
+    message: z.string(),
+    code: z.string().optional(),
+  }).strict()
+);
+
+const resultSchema: z.ZodType<Result> = lazySchema(() =>
+  z.discriminatedUnion("status", [
+    z.object({ status: z.literal("ok"), value: jsonValueSchema }).strict(),
+    z.object({ status: z.literal("err"), error: ErrorRecordSchema }).strict(),
+    z.object({ status: z.literal("cancelled") }).strict(),
+  ])
+);
+
+const DescriptionSchema = lazySchema(() =>
   z.object({
-    type: z.literal("close"),
-    coroutineId: CoroutineIdSchema,
-    result: resultSchema,
-  }).strict(),
-]) as z.ZodType<JournalEvent>;
+    type: z.string().min(1),
+    name: z.string().min(1),
+  }).catchall(jsonValueSchema)
+);
+
+const journalEventSchema: z.ZodType<JournalEvent> = lazySchema(() =>
+  z.discriminatedUnion("type", [
+    z.object({
+      type: z.literal("yield"),
+      coroutineId: CoroutineIdSchema,
+      description: DescriptionSchema,
+      result: resultSchema,
+    }).strict(),
+    z.object({
+      type: z.literal("close"),
+      coroutineId: CoroutineIdSchema,
+      result: resultSchema,
+    }).strict(),
+  ]) as z.ZodType<JournalEvent>
+);
 
 /** Any journal event, parsed strictly. */
 export const JournalEventSchema: Schema<JournalEvent> = journalEventSchema;

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { lazySchema } from "@xmd/core/protocol";
 import * as z from "zod";
 
 /** The statuses a run can be in. */
@@ -91,10 +92,12 @@ export interface RunRecord {
 }
 
 /** Parses a stored status. */
-export const RunStatusSchema: z.ZodType<RunStatus> = z.enum(RUN_STATUSES);
+export const RunStatusSchema: z.ZodType<RunStatus> = lazySchema(() => z.enum(RUN_STATUSES));
 
 /** Parses a stored stop reason. */
-export const StopReasonSchema: z.ZodType<StopReason> = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("host"), code: z.enum(HOST_STOP_CODES) }).strict(),
-  z.object({ kind: z.literal("journal"), eventId: z.number().int().positive() }).strict(),
-]);
+export const StopReasonSchema: z.ZodType<StopReason> = lazySchema(() =>
+  z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("host"), code: z.enum(HOST_STOP_CODES) }).strict(),
+    z.object({ kind: z.literal("journal"), eventId: z.number().int().positive() }).strict(),
+  ])
+);

@@ -18,6 +18,7 @@ import {
   JournalEventSchema,
   type JsonObject,
   type JsonValue,
+  lazySchema,
   type Schema,
   sha256Hex,
 } from "@xmd/core/protocol";
@@ -88,44 +89,54 @@ export interface NewRun {
   sources: readonly RetainedSource[];
 }
 
-const RunRowSchema = z.object({
-  singleton: z.literal(1),
-  id: z.string().min(1),
-  document: z.string().min(1),
-  target: z.string().nullable(),
-  definition_hash: z.string().regex(/^[0-9a-f]{64}$/),
-  props_hash: z.string().regex(/^[0-9a-f]{64}$/),
-  status: RunStatusSchema,
-  stop_reason: z.string().nullable(),
-  execution: z.number().int().nonnegative(),
-  root: z.string().regex(/^[0-9a-f]{64}$/),
-  created_at: z.number().int(),
-  updated_at: z.number().int(),
-}).strict();
+const RunRowSchema = lazySchema(() =>
+  z.object({
+    singleton: z.literal(1),
+    id: z.string().min(1),
+    document: z.string().min(1),
+    target: z.string().nullable(),
+    definition_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    props_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    status: RunStatusSchema,
+    stop_reason: z.string().nullable(),
+    execution: z.number().int().nonnegative(),
+    root: z.string().regex(/^[0-9a-f]{64}$/),
+    created_at: z.number().int(),
+    updated_at: z.number().int(),
+  }).strict()
+);
 
-const PropsRowSchema = z.object({ value: z.string() }).strict();
-const PropsSchema = z.record(z.string(), z.unknown());
-const RootSchema = z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict();
+const PropsRowSchema = lazySchema(() => z.object({ value: z.string() }).strict());
+const PropsSchema = lazySchema(() => z.record(z.string(), z.unknown()));
+const RootSchema = lazySchema(() =>
+  z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict()
+);
 
-const ExecutionRowSchema = z.object({
-  seq: z.number().int().positive(),
-  kind: z.enum(["start", "resume"]),
-  started_at: z.number().int(),
-  ended_at: z.number().int().nullable(),
-  outcome: RunStatusSchema.nullable(),
-}).strict();
+const ExecutionRowSchema = lazySchema(() =>
+  z.object({
+    seq: z.number().int().positive(),
+    kind: z.enum(["start", "resume"]),
+    started_at: z.number().int(),
+    ended_at: z.number().int().nullable(),
+    outcome: RunStatusSchema.nullable(),
+  }).strict()
+);
 
-const EventPositionSchema = z.object({
-  seq: z.number().int().positive(),
-  execution: z.number().int().positive(),
-}).strict();
+const EventPositionSchema = lazySchema(() =>
+  z.object({
+    seq: z.number().int().positive(),
+    execution: z.number().int().positive(),
+  }).strict()
+);
 
-const SourceRowSchema = z.object({
-  label: z.string().min(1),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  text: z.string(),
-  root: z.union([z.literal(0), z.literal(1)]),
-}).strict();
+const SourceRowSchema = lazySchema(() =>
+  z.object({
+    label: z.string().min(1),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    text: z.string(),
+    root: z.union([z.literal(0), z.literal(1)]),
+  }).strict()
+);
 
 /** The run store over one run database. */
 export class RunStore {

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { lazySchema } from "@xmd/core/protocol";
 import * as z from "zod";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { ROOT_INO } from "./workspace.ts";
@@ -25,15 +26,19 @@ import { ROOT_INO } from "./workspace.ts";
 export type HardLinkGroups = readonly (readonly string[])[];
 
 const NAME = (name: string) => name !== "" && name !== "." && name !== ".." && !name.includes("\0");
-const RelativePathSchema = z.string().refine((path) => path.split("/").every(NAME));
+const RelativePathSchema = lazySchema(() =>
+  z.string().refine((path) => path.split("/").every(NAME))
+);
 
 /** Parses hard-link groups: valid relative paths, groups of at least two, no path twice. */
-export const HardLinkGroupsSchema: z.ZodType<HardLinkGroups> = z.array(
-  z.array(RelativePathSchema).min(2),
-).refine((groups) => {
-  const paths = groups.flat();
-  return new Set(paths).size === paths.length;
-});
+export const HardLinkGroupsSchema: z.ZodType<HardLinkGroups> = lazySchema(() =>
+  z.array(
+    z.array(RelativePathSchema).min(2),
+  ).refine((groups) => {
+    const paths = groups.flat();
+    return new Set(paths).size === paths.length;
+  })
+);
 
 /**
  * The relative paths of the live Workspace that share an inode, one group

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { sha256Hex } from "@xmd/core/protocol";
+import { lazySchema, sha256Hex } from "@xmd/core/protocol";
 import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
@@ -40,16 +40,20 @@ export interface TreeDelta {
   readonly remove: readonly string[];
 }
 
-const HASH = z.string().regex(/^[0-9a-f]{64}$/);
-const RowSchema = z.union([
-  z.object({ body: z.string(), base: z.null(), depth: z.literal(0) }),
-  z.object({ body: z.string(), base: HASH, depth: z.number().int().min(1).max(MAX_DEPTH) }),
-]);
+const HASH = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
+const RowSchema = lazySchema(() =>
+  z.union([
+    z.object({ body: z.string(), base: z.null(), depth: z.literal(0) }),
+    z.object({ body: z.string(), base: HASH, depth: z.number().int().min(1).max(MAX_DEPTH) }),
+  ])
+);
 type Row = z.infer<typeof RowSchema>;
-const EntrySchema = z.tuple([z.string(), z.string(), z.number(), z.string()]);
-const DeltaSchema = z.object({ remove: z.array(z.string()), set: z.array(EntrySchema) }).strict();
-const BaseSchema = z.object({ entries: z.array(EntrySchema) }).passthrough();
-const DepthSchema = z.object({ depth: z.number().int().min(0) });
+const EntrySchema = lazySchema(() => z.tuple([z.string(), z.string(), z.number(), z.string()]));
+const DeltaSchema = lazySchema(() =>
+  z.object({ remove: z.array(z.string()), set: z.array(EntrySchema) }).strict()
+);
+const BaseSchema = lazySchema(() => z.object({ entries: z.array(EntrySchema) }).passthrough());
+const DepthSchema = lazySchema(() => z.object({ depth: z.number().int().min(0) }));
 
 /**
  * Stores object `text` named `hash` (within the caller's transaction), as a

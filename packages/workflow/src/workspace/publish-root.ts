@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { sha256Hex } from "@xmd/core/protocol";
+import { lazySchema, sha256Hex } from "@xmd/core/protocol";
 import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
@@ -45,25 +45,31 @@ import { TreeObjectSchema } from "./verify-root.ts";
 import { ROOT_INO } from "./workspace.ts";
 
 const HASH = /^[0-9a-f]{64}$/;
-const InodeSchema = z.object({
-  kind: z.enum(["dir", "file", "symlink"]),
-  size: z.number().int().nonnegative(),
-  chunks: z.string().nullable(),
-  hash: z.string().regex(HASH).nullable(),
-});
+const InodeSchema = lazySchema(() =>
+  z.object({
+    kind: z.enum(["dir", "file", "symlink"]),
+    size: z.number().int().nonnegative(),
+    chunks: z.string().nullable(),
+    hash: z.string().regex(HASH).nullable(),
+  })
+);
 /** A directory entry with its inode, as publication reads a changed name. */
-const EntryRowSchema = z.object({
-  ino: z.number().int(),
-  kind: z.enum(["dir", "file", "symlink"]),
-  mode: z.number().int(),
-  target: z.string().nullable(),
-  size: z.number().int().nonnegative(),
-  chunks: z.string().nullable(),
-  hash: z.string().regex(HASH).nullable(),
-});
+const EntryRowSchema = lazySchema(() =>
+  z.object({
+    ino: z.number().int(),
+    kind: z.enum(["dir", "file", "symlink"]),
+    mode: z.number().int(),
+    target: z.string().nullable(),
+    size: z.number().int().nonnegative(),
+    chunks: z.string().nullable(),
+    hash: z.string().regex(HASH).nullable(),
+  })
+);
 type EntryRow = z.infer<typeof EntryRowSchema>;
-const ChunksSchema = z.array(z.string().regex(HASH));
-const EntriesSchema = z.object({ entries: z.string().startsWith("["), missing: z.literal(0) });
+const ChunksSchema = lazySchema(() => z.array(z.string().regex(HASH)));
+const EntriesSchema = lazySchema(() =>
+  z.object({ entries: z.string().startsWith("["), missing: z.literal(0) })
+);
 
 /**
  * Publishes the current Workspace state and returns its root id (within the

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { sha256Hex } from "@xmd/core/protocol";
+import { lazySchema, sha256Hex } from "@xmd/core/protocol";
 import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
@@ -15,7 +15,7 @@ import { readObjectText } from "./object-store.ts";
 import { ROOT_FORMAT, type Sha256 } from "./root-format.ts";
 import { compareUtf8 } from "./workspace.ts";
 
-const HASH: z.ZodType<string> = z.string().regex(/^[0-9a-f]{64}$/);
+const HASH: z.ZodType<string> = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
 
 /** A tree object of root format 1. */
 export interface TreeObject {
@@ -36,28 +36,32 @@ export interface FileObject {
 }
 
 /** A parsed tree object. */
-export const TreeObjectSchema: z.ZodType<TreeObject> = z.object({
-  entries: z.array(z.tuple([
-    // A name that could climb out of its directory (or repeat) would let a hash-consistent
-    // forged object escape an export target, so it is malformed.
-    z.string().min(1).refine((name) =>
-      name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0")
+export const TreeObjectSchema: z.ZodType<TreeObject> = lazySchema(() =>
+  z.object({
+    entries: z.array(z.tuple([
+      // A name that could climb out of its directory (or repeat) would let a hash-consistent
+      // forged object escape an export target, so it is malformed.
+      z.string().min(1).refine((name) =>
+        name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0")
+      ),
+      z.enum(["dir", "file", "symlink"]),
+      z.number().int().min(0).max(0o7777),
+      z.string().min(1),
+    ])).refine((entries) =>
+      entries.every((entry, i) => i === 0 || compareUtf8(entries[i - 1][0], entry[0]) < 0)
     ),
-    z.enum(["dir", "file", "symlink"]),
-    z.number().int().min(0).max(0o7777),
-    z.string().min(1),
-  ])).refine((entries) =>
-    entries.every((entry, i) => i === 0 || compareUtf8(entries[i - 1][0], entry[0]) < 0)
-  ),
-  format: z.literal(ROOT_FORMAT),
-}).strict();
+    format: z.literal(ROOT_FORMAT),
+  }).strict()
+);
 
 /** A parsed file object. */
-export const FileObjectSchema: z.ZodType<FileObject> = z.object({
-  chunks: z.array(HASH),
-  format: z.literal(ROOT_FORMAT),
-  size: z.number().int().nonnegative(),
-}).strict();
+export const FileObjectSchema: z.ZodType<FileObject> = lazySchema(() =>
+  z.object({
+    chunks: z.array(HASH),
+    format: z.literal(ROOT_FORMAT),
+    size: z.number().int().nonnegative(),
+  }).strict()
+);
 
 /**
  * Reads an object (`object-store.ts` checks it hashes to its name, with
