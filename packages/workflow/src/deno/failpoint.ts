@@ -7,7 +7,7 @@
  *
  * - `<point>` is a `CommitPoint` (`create`, `append`, `consume-answer`,
  *   `settle`, `store-answer`, `recover-stale`, `begin-execution`, `cancel`,
- *   `initialize`).
+ *   `initialize`, `upgrade`).
  * - `before`: the point's transaction has made all its writes and is about to
  *   `COMMIT`; `after`: its `COMMIT` has returned.
  * - For a remote run (whose working copy holds each change in a transaction

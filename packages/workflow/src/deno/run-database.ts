@@ -40,7 +40,12 @@ import {
   WorkflowDatabaseFormatError,
   WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
-import { initializeSchema, recognizeSchema, SCHEMA_VERSION } from "../store/schema.ts";
+import {
+  initializeSchema,
+  recognizeSchema,
+  SCHEMA_VERSION,
+  upgradeSchema,
+} from "../store/schema.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { withFailpoint } from "./failpoint.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
@@ -263,6 +268,8 @@ function openForWriting(
       checkRunCreated(seam, wal, where);
     }
     configure(seam);
+    // A writer's first write: a version-1 database becomes version 2, its header with it.
+    upgradeSchema(seam, () => seam.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`));
   } catch (error) {
     seam[Symbol.dispose]();
     throw error;

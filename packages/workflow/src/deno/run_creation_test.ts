@@ -71,7 +71,7 @@ Deno.test("WF-140: a start killed before the run's creation commits leaves the w
     assertKilled(await workflow(runs, START, { XMD_FAILPOINT: "create:before" }));
     const path = runPath(runs);
     assert.equal(await exists(`${path}-new`), false);
-    assert.deepEqual(await header(path), { mode: [2, 2], userVersion: 1 });
+    assert.deepEqual(await header(path), { mode: [2, 2], userVersion: 2 });
     // No rollback journal was written for the schema or the switch to WAL.
     assert.equal(await exists(`${path}-journal`), false);
     await assert.rejects(new LocalWorkflowHost(runs).history("matrix"), RunNotFoundError);

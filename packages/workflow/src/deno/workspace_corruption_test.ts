@@ -43,9 +43,14 @@ interface Case {
 
 const encoder = new TextEncoder();
 
+/** The run's current root: its last event's (WS-113). */
+function currentRoot(db: DatabaseSync): string {
+  return String(db.prepare("SELECT root FROM event ORDER BY seq DESC LIMIT 1").get()!.root);
+}
+
 /** The hash an entry of the current root's tree names (`notes`, or `notes/a.txt`). */
 function refOf(db: DatabaseSync, path: string): string {
-  let ref = String(db.prepare("SELECT root FROM run").get()!.root);
+  let ref = currentRoot(db);
   for (const name of path.split("/")) {
     const body = String(db.prepare("SELECT body FROM ws_object WHERE hash = ?").get(ref)!.body);
     const entries = JSON.parse(body).entries as [string, string, number, string][];
@@ -130,7 +135,7 @@ const CASES: Case[] = [
   {
     name: "a tree object stored as a delta whose body is not a delta",
     damage: (db) => {
-      const root = String(db.prepare("SELECT root FROM run").get()!.root);
+      const root = currentRoot(db);
       changeOne(
         db,
         "UPDATE ws_object SET body = 'not a delta', base = ?1, " +
@@ -143,15 +148,24 @@ const CASES: Case[] = [
     in: "workspace",
   },
   {
-    name: "a run root that points to a root that is not retained",
+    name: "a run root (its last event's) that points to a root that is not retained",
     damage: (db) =>
-      changeOne(db, "UPDATE run SET root = ?", sha256Hex(encoder.encode("never published"))),
+      changeOne(
+        db,
+        "UPDATE event SET root = ? WHERE seq = (SELECT max(seq) FROM event)",
+        sha256Hex(encoder.encode("never published")),
+      ),
     message: OBJECT_MISSING,
     in: "workspace",
   },
   {
-    name: "a run root that points to an older retained root",
-    damage: (db) => changeOne(db, "UPDATE run SET root = (SELECT root FROM event WHERE seq = 2)"),
+    name: "a run root (its last event's) that points to an older retained root",
+    damage: (db) =>
+      changeOne(
+        db,
+        "UPDATE event SET root = (SELECT root FROM event WHERE seq = 2) " +
+          "WHERE seq = (SELECT max(seq) FROM event)",
+      ),
     message: DISAGREE,
     export: "intact",
     in: "workspace",

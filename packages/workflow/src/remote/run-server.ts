@@ -34,7 +34,13 @@ import {
 import * as z from "zod";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
-import { initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "../store/schema.ts";
+import {
+  initializeSchema,
+  isEmptyDatabase,
+  recognizeSchema,
+  TABLES,
+  upgradeSchema,
+} from "../store/schema.ts";
 import { RunStore } from "../store/run-store.ts";
 import { readObjectText } from "../workspace/object-store.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
@@ -151,6 +157,9 @@ export class RunServer {
       }
       recognizeSchema(this.#sql, this.#where);
       checkAdmission(readRemoteRow(this.#sql, this.#where).admission, this.#admission, this.#where);
+      // The Durable Object is the database's only writer: a version-1 one becomes version 2
+      // before anything is served (its tables are the same).
+      upgradeSchema(this.#sql);
       return undefined;
     } catch (error) {
       return refusal(error);
@@ -295,11 +304,13 @@ export class RunServer {
   /** The committed frontier, or null before the run exists. */
   /**
    * The committed frontier in one statement (a Durable Object pays for each
-   * one), parsed like every stored row; `null` before the run exists.
+   * one), parsed like every stored row; `null` before the run exists. The
+   * current root is the last event's (the run row's before any event).
    */
   #frontier(): Frontier | null {
     const rows = this.#sql.exec(
-      "SELECT execution, root, (SELECT coalesce(max(seq), 0) FROM event) AS events FROM run",
+      "SELECT execution, coalesce((SELECT root FROM event ORDER BY seq DESC LIMIT 1), root) " +
+        "AS root, (SELECT coalesce(max(seq), 0) FROM event) AS events FROM run",
     );
     if (rows.length === 0) return null;
     const row = FrontierRowSchema.safeParse(rows[0]);

@@ -9,7 +9,8 @@
 
 /** The names of the storage engine's transactions. */
 export const COMMIT_POINTS = [
-  "initialize", // an empty database receives schema version 1
+  "initialize", // an empty database receives schema version 2
+  "upgrade", // a version-1 database becomes version 2 (its version rows only)
   "create", // a run, its retained definition and its first execution
   "append", // one journal event (including a `suspension_request`)
   "consume-answer", // a `suspension_answer` event and the deletion of its pending answer

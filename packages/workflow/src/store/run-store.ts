@@ -8,6 +8,10 @@
  *   stale executor's writes fail instead of landing).
  * - A `suspension_answer` event and the consumption of its answer commit in
  *   one transaction.
+ * - An append writes its event row only (schema version 2): the run's
+ *   current root is its last event's (the run row's before any event) and
+ *   its update time the later of the run row's and the last event's, so the
+ *   run row is written only when the run's state changes.
  * - Every row read is parsed with zod; a row that does not parse is
  *   `WorkflowDatabaseCorruptError`, never repaired.
  *
@@ -111,6 +115,19 @@ const PropsSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 const RootSchema = lazySchema(() =>
   z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict()
 );
+const LastEventSchema = lazySchema(() =>
+  z.object({
+    seq: z.number().int().positive(),
+    root: z.string().regex(/^[0-9a-f]{64}$/),
+    created_at: z.number().int(),
+  }).strict()
+);
+const FenceSchema = lazySchema(() =>
+  z.object({
+    last: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+    root: z.string().regex(/^[0-9a-f]{64}$/),
+  }).strict()
+);
 
 const ExecutionRowSchema = lazySchema(() =>
   z.object({
@@ -206,8 +223,13 @@ export class RunStore {
   /** The run record. */
   record(): RunRecord {
     const row = this.#runRow();
-    // Event seqs start at 1 and rows are never deleted, so the largest seq is the count.
-    const count = this.#sql.exec("SELECT coalesce(max(seq), 0) AS n FROM event")[0].n;
+    // Event seqs start at 1 and rows are never deleted, so the last seq is the count.
+    const found = this.#sql.exec(
+      "SELECT seq, root, created_at FROM event ORDER BY seq DESC LIMIT 1",
+    )[0];
+    const last = found === undefined
+      ? undefined
+      : this.#parseRow(found, LastEventSchema, `journal event ${found.seq}`);
     return {
       id: row.id,
       document: row.document,
@@ -221,9 +243,9 @@ export class RunStore {
         "run stop reason",
       ),
       createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      eventCount: Number(count),
-      root: row.root,
+      updatedAt: Math.max(row.updated_at, last?.created_at ?? row.updated_at),
+      eventCount: last?.seq ?? 0,
+      root: last?.root ?? row.root,
     };
   }
 
@@ -431,7 +453,8 @@ export class RunStore {
    * Appends one journal event for `execution`; consumes the answer a
    * `suspension_answer` carries. `root` is the Workspace root current after
    * the event (a Workspace effect's new root); it becomes the run's current
-   * root. Without it the current root is unchanged.
+   * root. Without it the current root is unchanged. The run row is read (the
+   * fence), not written.
    */
   append(execution: number, event: JournalEvent, root?: string): number {
     const point: CommitPoint =
@@ -451,21 +474,13 @@ export class RunStore {
   appendWithin(execution: number, event: JournalEvent, root?: string): number {
     const body = JSON.stringify(event);
     const now = this.#now();
-    // The fence and the move of the current root in one statement: it changes the run only
-    // while `execution` holds it, and returns the root current after the event.
-    const fenced = root === undefined
-      ? this.#sql.exec(
-        "UPDATE run SET updated_at = ? WHERE status = 'running' AND execution = ? RETURNING root",
-        now,
-        execution,
-      )
-      : this.#sql.exec(
-        "UPDATE run SET updated_at = ?, root = ? WHERE status = 'running' AND execution = ? " +
-          "RETURNING root",
-        now,
-        root,
-        execution,
-      );
+    // The fence, read in the append's write transaction (no other writer can change the run
+    // before it commits), with the root current before the event: the last event's.
+    const fenced = this.#sql.exec(
+      "SELECT (SELECT root FROM event ORDER BY seq DESC LIMIT 1) AS last, root FROM run " +
+        "WHERE status = 'running' AND execution = ?",
+      execution,
+    );
     if (fenced.length !== 1) {
       this.#checkExecution(execution);
       throw new Error("The run record refused an append it holds; this is a bug in xmd");
@@ -480,8 +495,11 @@ export class RunStore {
         throw new RunStateError(`Cannot record the answer to ${id}: no answer is pending`);
       }
     }
-    const after = root ??
-      this.#parseRow({ root: fenced[0].root }, RootSchema, "run record").root;
+    let after = root;
+    if (after === undefined) {
+      const current = this.#parseRow(fenced[0], FenceSchema, "run record");
+      after = current.last ?? current.root;
+    }
     const inserted = this.#sql.exec(
       "INSERT INTO event (execution, body, root, created_at) VALUES (?, ?, ?, ?) RETURNING seq",
       execution,

@@ -12,7 +12,14 @@
  */
 import { type JournalEvent, sha256Hex } from "@xmd/core/protocol";
 import type { SqlRow, SqlSeam, SqlValue } from "../sql/sql-seam.ts";
-import { FORMAT, initializeSchema, isEmptyDatabase, recognizeSchema, TABLES } from "./schema.ts";
+import {
+  FORMAT,
+  initializeSchema,
+  isEmptyDatabase,
+  recognizeSchema,
+  TABLES,
+  upgradeSchema,
+} from "./schema.ts";
 import { type NewRun, RunStore } from "./run-store.ts";
 import { liveRootOf } from "../workspace/live-root.ts";
 import { materializeRoot } from "../workspace/materialize-root.ts";
@@ -398,7 +405,7 @@ const SCHEMA_CASES: ContractCase[] = [
       recognizeSchema(seam, WHERE);
       same(
         rows(seam, "SELECT key, value FROM xmd_meta ORDER BY key"),
-        [{ key: "format", value: FORMAT }, { key: "schema_version", value: "1" }],
+        [{ key: "format", value: FORMAT }, { key: "schema_version", value: "2" }],
         "the meta rows",
       );
       const tables = seam.exec("SELECT name, sql FROM sqlite_master WHERE type = 'table'")
@@ -474,11 +481,11 @@ const SCHEMA_CASES: ContractCase[] = [
     name: "schema: a newer schema version is refused as a version error, unchanged",
     run(seam) {
       initializeSchema(seam);
-      seam.exec("UPDATE xmd_meta SET value = '2' WHERE key = 'schema_version'");
+      seam.exec("UPDATE xmd_meta SET value = '3' WHERE key = 'schema_version'");
       refused(
         seam,
         "WorkflowSchemaVersionError",
-        "recognizing schema version 2",
+        "recognizing schema version 3",
         () => recognizeSchema(seam, WHERE),
       );
     },
@@ -614,6 +621,67 @@ const STORE_CASES: ContractCase[] = [
         [{ execution: 1 }, { execution: 1 }, { execution: 1 }],
         "each event names its execution",
       );
+    },
+  },
+  {
+    name:
+      "JRN-70: an append writes its event only; the current root and update time follow the last event",
+    run(seam) {
+      const store = running(seam);
+      const created = rows(seam, "SELECT * FROM run");
+      const rootBefore = store.record().root;
+      store.append(1, effect(1));
+      const moved = "c".repeat(64);
+      store.append(1, effect(2), moved);
+      const last = store.append(1, effect(3));
+      same(rows(seam, "SELECT * FROM run"), created, "the run row after three appends");
+      const events = store.events();
+      same(events.map((e) => e.root), [rootBefore, moved, moved], "each event's root");
+      const record = store.record();
+      same(record.root, moved, "the current root (the last event's)");
+      same(record.eventCount, last, "the event count");
+      same(record.updatedAt, events[2].at, "the update time (the last event's)");
+      // A change of state writes the run row, and a later time there wins.
+      store.settle(1, "suspended", { kind: "journal", eventId: last });
+      check(store.record().updatedAt > events[2].at, "the settlement's time follows");
+      same(store.record().root, moved, "the current root after settling");
+    },
+  },
+  {
+    name:
+      "JRN-71: a version-1 database is upgraded in one transaction of its version row, and reads the same run",
+    run(seam) {
+      const store = suspended(seam);
+      // Version 1 wrote every append's root and time into the run row as well.
+      const [last] = seam.exec("SELECT root FROM event ORDER BY seq DESC LIMIT 1");
+      seam.exec("UPDATE run SET root = ?", last.root);
+      seam.exec("UPDATE xmd_meta SET value = '1' WHERE key = 'schema_version'");
+      recognizeSchema(seam, WHERE);
+      const record = store.record();
+      const before = dump(seam);
+      throws(
+        () =>
+          upgradeSchema(seam, () => {
+            throw new Error("stamp failed");
+          }),
+        "Error",
+        "an upgrade whose stamp fails",
+      );
+      same(dump(seam), before, "the database after a failed upgrade");
+      upgradeSchema(seam);
+      same(
+        rows(seam, "SELECT value FROM xmd_meta WHERE key = 'schema_version'"),
+        [{ value: "2" }],
+        "the version row after the upgrade",
+      );
+      seam.exec("UPDATE xmd_meta SET value = '1' WHERE key = 'schema_version'");
+      same(dump(seam), before, "everything but the version row after the upgrade");
+      upgradeSchema(seam);
+      recognizeSchema(seam, WHERE);
+      same(store.record(), record, "the run record after the upgrade");
+      const upgraded = dump(seam);
+      upgradeSchema(seam);
+      same(dump(seam), upgraded, "a version-2 database after another upgrade");
     },
   },
   {

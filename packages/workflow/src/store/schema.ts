@@ -1,10 +1,20 @@
 /**
- * Schema version 1 of a run database, identical for every provider.
+ * Schema version 2 of a run database, identical for every provider.
+ *
+ * Version 2 has version 1's tables; what differs is what an append writes:
+ * in version 1 every append rewrote the run row (its `root` and
+ * `updated_at`), in version 2 it writes only its event, and the run's current
+ * root and update time are derived from its last event (`RunStore.record`).
+ * A version-1 database always holds a run row whose root is its last event's,
+ * so it reads the same either way; a writer upgrades it before its first
+ * write (`upgradeSchema`), and a version-1 xmd then refuses it as newer
+ * rather than read a run row that no longer moves.
  *
  * Invariants:
  * - Tables are STRICT; the version row is written last, in the same
  *   transaction as everything else, so a database is either empty, complete,
- *   or recognizably partial.
+ *   or recognizably partial. An upgrade rewrites only the version rows, in
+ *   one transaction.
  * - A database is recognized before it is trusted: a foreign or partial one
  *   is refused with a typed error and is not written to.
  *
@@ -20,7 +30,7 @@ import { Workspace } from "../workspace/workspace.ts";
 import { WORKSPACE_INDEXES, WORKSPACE_TABLES } from "../workspace/workspace-tables.ts";
 
 /** The schema version this code reads and writes. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** The value of the `format` meta row. */
 export const FORMAT = "xmd-run";
@@ -40,10 +50,10 @@ export const TABLES: readonly { name: string; sql: string }[] = [
       "updated_at INTEGER NOT NULL) STRICT",
   },
   {
-    // Apart from the run row: every append rewrites that row (its root and time), and SQLite
-    // reads and compares a whole row, overflow pages included, to update it. Props can be
-    // megabytes (a list a document iterates over), so in the row they would make each step
-    // cost as much as reading them (WF-150).
+    // Apart from the run row: SQLite reads and compares a whole row, overflow pages included, to
+    // update it, and the run row is updated at each change of the run's state (at every append
+    // in version 1). Props can be megabytes (a list a document iterates over), so in the row
+    // they would make each such write cost as much as reading them (WF-150).
     name: "props",
     sql: "CREATE TABLE props (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), " +
       "value TEXT NOT NULL) STRICT",
@@ -71,7 +81,7 @@ export const TABLES: readonly { name: string; sql: string }[] = [
   ...WORKSPACE_TABLES,
 ];
 
-/** Creates schema version 1 in an empty database, atomically, the version row last. */
+/** Creates schema version 2 in an empty database, atomically, the version row last. */
 export function initializeSchema(sql: SqlSeam, stamp?: () => void): void {
   sql.transaction(() => {
     for (const table of TABLES) sql.exec(table.sql);
@@ -86,6 +96,25 @@ export function initializeSchema(sql: SqlSeam, stamp?: () => void): void {
   }, "initialize");
 }
 
+/**
+ * Moves a recognized version-1 database to version 2, in one transaction of
+ * its own that rewrites the version row (and what `stamp` adds: locally the
+ * SQLite header's `user_version`); a version-2 database is left as it is.
+ * For a writer, before its first write: its tables are version 1's, so
+ * nothing else changes.
+ */
+export function upgradeSchema(sql: SqlSeam, stamp?: () => void): void {
+  const [row] = sql.exec("SELECT value FROM xmd_meta WHERE key = 'schema_version'");
+  if (row?.value !== "1") return;
+  sql.transaction(() => {
+    sql.exec(
+      "UPDATE xmd_meta SET value = ? WHERE key = 'schema_version' AND value = '1'",
+      String(SCHEMA_VERSION),
+    );
+    stamp?.();
+  }, "upgrade");
+}
+
 /** Whether the database holds no schema at all. */
 export function isEmptyDatabase(sql: SqlSeam): boolean {
   return sql.exec(
@@ -95,8 +124,8 @@ export function isEmptyDatabase(sql: SqlSeam): boolean {
 }
 
 /**
- * Checks that the database is a complete schema-version-1 run database,
- * reading only. `where` names it in messages.
+ * Checks that the database is a complete run database of schema version 1
+ * or 2, reading only. `where` names it in messages.
  */
 export function recognizeSchema(sql: SqlSeam, where: string): void {
   const present = new Map<string, string>();
