@@ -30,7 +30,7 @@ import {
 } from "./_stats.ts";
 import { openDurableEffectFixture, PAYLOAD_BYTES } from "./durable-effect.ts";
 import { parseLinesOnce } from "./json-parse-floor.ts";
-import { readJournalOnce, replayOnce } from "./replay.ts";
+import { readJournalOnce, type ReplayLinearity, type ReplayRow, sampleReplays } from "./replay.ts";
 import {
   createStartupFixture,
   LARGE as LARGE_DOCUMENT,
@@ -78,6 +78,14 @@ const BUDGET: SampleBudget = {
   maxSamples: 5_000,
 };
 const PEER_BUDGET: SampleBudget = { ...BUDGET, budgetMs: 3_000 };
+/** Completed replays: one call of each size per round, 40 rounds at least. */
+const REPLAY_BUDGET: InterleavedBudget = {
+  warmupCalls: 5,
+  blockSize: 1,
+  minSamples: 40,
+  budgetMs: 20_000,
+  maxSamples: 400,
+};
 /** Durable effect vs bare commit: alternating blocks of 25, several hundred each. */
 const EFFECT_BUDGET: InterleavedBudget = {
   warmupCalls: 50,
@@ -277,15 +285,29 @@ async function measure(
   return row;
 }
 
-async function run(): Promise<{ rows: Row[]; fixtures: JournalFixture[] }> {
+/** The completed replays (interleaved), the journal read alone and its floor. */
+interface ReplayResult {
+  replays: ReplayRow[];
+  linearity: ReplayLinearity;
+  /** The journal read alone and the floor, at the largest size. */
+  rows: Row[];
+  fixtures: JournalFixture[];
+}
+
+async function run(): Promise<ReplayResult> {
   await using dir = await temporaryDirectory();
   const fixtures: JournalFixture[] = [];
   for (const size of SIZES) fixtures.push(await recordJournal(dir.path, size));
   const largest = fixtures.find((fixture) => fixture.effects === LARGEST)!;
-  const rows: Row[] = [];
-  for (const fixture of fixtures) {
-    rows.push(await measure("completed replay", fixture, replayOnce, BUDGET));
+  const { rows: replays, linearity } = await sampleReplays(fixtures, REPLAY_BUDGET);
+  for (const row of replays) {
+    console.error(
+      `  completed replay (${row.effects}): ${fixed(row.usPerEvent, 2)} µs/event, CPU ${
+        fixed(row.cpuUsPerEvent, 2)
+      }, n=${row.summary.n}`,
+    );
   }
+  const rows: Row[] = [];
   rows.push(
     await measure(
       "journal read only (read, JSON.parse, zod)",
@@ -297,7 +319,83 @@ async function run(): Promise<{ rows: Row[]; fixtures: JournalFixture[] }> {
   rows.push(
     await measure("floor: read + JSON.parse per line", largest, parseLinesOnce, PEER_BUDGET),
   );
-  return { rows, fixtures };
+  return { replays, linearity, rows, fixtures };
+}
+
+/** The replay rows, the journal read and the floor, as one table. */
+function replayTable({ replays, rows }: ReplayResult): string {
+  const floor = rows[rows.length - 1];
+  const overFloor = (summary: Summary, effects: number) =>
+    effects === LARGEST ? fixed(summary.medianMs / floor.summary.medianMs, 1) : "";
+  return markdownTable(
+    [
+      "what",
+      "effects",
+      "events",
+      "median ms",
+      "p99 ms",
+      "µs/event (median)",
+      "µs/event p25–p75",
+      "CPU µs/event",
+      "samples",
+      "× floor",
+    ],
+    [
+      ...replays.map((row) => [
+        "completed replay",
+        fixed(row.effects, 0),
+        fixed(row.events, 0),
+        fixed(row.summary.medianMs, 2),
+        fixed(row.summary.p99Ms, 2),
+        fixed(row.usPerEvent, 2),
+        `${fixed(row.usPerEventQuartiles[0], 2)}–${fixed(row.usPerEventQuartiles[1], 2)}`,
+        fixed(row.cpuUsPerEvent, 2),
+        String(row.summary.n),
+        overFloor(row.summary, row.effects),
+      ]),
+      ...rows.map((row) => [
+        row.name,
+        fixed(row.effects, 0),
+        fixed(row.events, 0),
+        fixed(row.summary.medianMs, 2),
+        fixed(row.summary.p99Ms, 2),
+        fixed(row.usPerEvent, 2),
+        "",
+        "",
+        String(row.summary.n),
+        overFloor(row.summary, row.effects),
+      ]),
+    ],
+    "lrrrrrrrrr",
+  );
+}
+
+/** The replay's checks: its cost per event at the largest size and its linearity. */
+function replayChecks({ replays, linearity, rows }: ReplayResult): string[][] {
+  const largest = replays.find((row) => row.effects === LARGEST)!;
+  const floor = rows[rows.length - 1];
+  return [
+    [
+      `completed replay, ${fixed(LARGEST, 0)} effects`,
+      `${fixed(largest.usPerEvent, 2)} µs/event`,
+      `< ${TARGET_US_PER_EVENT} µs/event`,
+      largest.usPerEvent < TARGET_US_PER_EVENT ? "yes" : "no",
+    ],
+    [
+      `linearity: µs/event at ${fixed(LARGEST, 0)} ÷ at ${fixed(SMALLEST, 0)} (interleaved)`,
+      `${fixed(linearity.wall, 2)} (CPU ${fixed(linearity.cpu, 2)}; round by round p10–p90 ${
+        fixed(linearity.rounds[0], 2)
+      }–${fixed(linearity.rounds[1], 2)})`,
+      "≈ 1.0 (< 1.25)",
+      linearity.wall < 1.25 ? "yes" : "no",
+    ],
+    [
+      `replay ÷ floor at ${fixed(LARGEST, 0)}`,
+      `${fixed(largest.summary.medianMs / floor.summary.medianMs, 1)}×`,
+      "(context)",
+      "",
+    ],
+  ];
 }
 
 const EFFECT = {
@@ -499,6 +597,14 @@ async function runThroughput(): Promise<{ rows: ThroughputRow[]; bytes: number }
   return { rows, bytes: fixture.bytes };
 }
 
+if (Deno.args[0] === "replay") {
+  // `deno task bench replay`: only the completed replay rows, printed, not saved.
+  const result = await run();
+  console.log(replayTable(result));
+  console.log(markdownTable(["check", "measured", "target", "met"], replayChecks(result), "lrrl"));
+  Deno.exit(0);
+}
+
 if (Deno.args[0] === "scale") {
   // `deno task bench scale`: only the scale rows, printed, not saved.
   console.log(scaleTable(await runScale()));
@@ -595,7 +701,8 @@ const startup = await runStartup();
 console.error("xmd bench: a 220 KB document, xmd run and xmd workflow start");
 const large = await runLargeDocument();
 console.error("xmd bench: completed replay");
-const { rows, fixtures } = await run();
+const replayResult = await run();
+const { fixtures } = replayResult;
 console.error("xmd bench: Workspace root publication");
 const publication = runPublication();
 console.error("xmd bench: <File> effect on a large and an empty Workspace");
@@ -630,10 +737,9 @@ const startupOverRun = startupRow(STARTUP.workflow).summary.medianMs /
   startupRow(STARTUP.run).summary.medianMs;
 const startupOverEval = startupRow(STARTUP.workflow).overReference;
 const runOverEval = startupRow(STARTUP.run).overReference;
-const replay = (effects: number) =>
-  rows.find((row) => row.name === "completed replay" && row.effects === effects)!;
-const floor = rows[rows.length - 1];
-const linearity = replay(LARGEST).usPerEvent / replay(SMALLEST).usPerEvent;
+const replay = (effects: number) => replayResult.replays.find((row) => row.effects === effects)!;
+const floor = replayResult.rows[replayResult.rows.length - 1];
+const linearity = replayResult.linearity.wall;
 const overFloor = replay(LARGEST).summary.medianMs / floor.summary.medianMs;
 const publicationRatio = publication.rows[0].overReference;
 const fileEffectRow = (name: string) => fileEffect.find((row) => row.name === name)!;
@@ -679,20 +785,7 @@ const throughputTable = markdownTable(
   "lrrrr",
 );
 
-const table = markdownTable(
-  ["what", "effects", "events", "median ms", "p99 ms", "µs/event (median)", "samples", "× floor"],
-  rows.map((row) => [
-    row.name,
-    fixed(row.effects, 0),
-    fixed(row.events, 0),
-    fixed(row.summary.medianMs, 2),
-    fixed(row.summary.p99Ms, 2),
-    fixed(row.usPerEvent, 2),
-    String(row.summary.n),
-    row.effects === LARGEST ? fixed(row.summary.medianMs / floor.summary.medianMs, 1) : "",
-  ]),
-  "lrrrrrrr",
-);
+const table = replayTable(replayResult);
 const summaryTable = markdownTable(
   ["check", "measured", "target", "met"],
   [
@@ -734,24 +827,7 @@ const summaryTable = markdownTable(
     ],
     ...startupChecks(startup),
     ...largeDocumentChecks(large.rows, large.parse),
-    [
-      `completed replay, ${fixed(LARGEST, 0)} effects`,
-      `${fixed(replay(LARGEST).usPerEvent, 2)} µs/event`,
-      `< ${TARGET_US_PER_EVENT} µs/event`,
-      pass.underTarget ? "yes" : "no",
-    ],
-    [
-      `linearity: µs/event at ${fixed(LARGEST, 0)} ÷ at ${fixed(SMALLEST, 0)}`,
-      fixed(linearity, 2),
-      "≈ 1.0 (< 1.25)",
-      pass.linear ? "yes" : "no",
-    ],
-    [
-      `replay ÷ floor at ${fixed(LARGEST, 0)}`,
-      `${fixed(overFloor, 1)}×`,
-      "(context)",
-      "",
-    ],
+    ...replayChecks(replayResult),
     [
       `root publication after a one-file change ÷ full rehash, ${
         fixed(publication.files, 0)
@@ -988,7 +1064,8 @@ await Deno.writeTextFile(
       environment,
       targetUsPerEvent: TARGET_US_PER_EVENT,
       targetEffectRatio: TARGET_EFFECT_RATIO,
-      rows,
+      rows: replayResult.rows,
+      replay: { replays: replayResult.replays, linearity: replayResult.linearity },
       durableEffect: {
         payloadBytes: PAYLOAD_BYTES,
         eventBytes: effect.eventBytes,
@@ -1011,6 +1088,7 @@ await Deno.writeTextFile(
       stepCli,
       ratios: {
         linearity,
+        linearityCpu: replayResult.linearity.cpu,
         replayOverFloor: overFloor,
         effectOverBareCommit: effectRatio,
         effectWithoutGateOverBareCommit: effectRatioUngated,
