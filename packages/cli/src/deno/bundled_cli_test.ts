@@ -138,7 +138,7 @@ async function npmPackages(dir: string, files: string[]): Promise<string[]> {
   return [...names].sort();
 }
 
-Deno.test("MDX-101: the bundle keeps each command's start-up: --help loads the dispatch alone, workflow list and status the store and zod, neither node:module", async () => {
+Deno.test("MDX-101, MDX-132: the bundle keeps each command's start-up: --help loads the dispatch alone, workflow list and status the store and zod/mini (no classic zod), neither node:module", async () => {
   const dir = await Deno.makeTempDir({ prefix: "xmd-bundle-graph-" });
   try {
     const dist = join(dir, "dist");
@@ -166,6 +166,10 @@ Deno.test("MDX-101: the bundle keeps each command's start-up: --help loads the d
       "node:util",
     ]);
     assert.deepEqual(await npmPackages(dist, workflow), ["zod"]);
+    const zodModules = [...(await text(workflow)).matchAll(
+      /^\/\/ .*\/registry\.npmjs\.org\/zod\/[^/]+\/(v4\/[a-z]+)\//gm,
+    )].map((match) => match[1]);
+    assert.deepEqual([...new Set(zodModules)].sort(), ["v4/core", "v4/locales", "v4/mini"]);
     assert.match(await text(workflow), /\/\/ packages\/workflow\/src\/store\/run-store\.ts\n/);
     // No engine, parser, executor or Worker Shell: npm packages aside, what MDX-82 lists.
     assert.doesNotMatch(

@@ -52,6 +52,11 @@ async function loadedAtStart(entry: string): Promise<string[]> {
   ).sort();
 }
 
+/** The package an `npm:` specifier of the graph names (`npm:/zod@4.6.7/mini` → `zod`). */
+function npmPackage(specifier: string): string {
+  return /^npm:\/((?:@[^/@]+\/)?[^/@]+)/.exec(specifier)![1];
+}
+
 Deno.test("MDX-80: xmd --help, --version and help load the dispatch alone: no npm package, no engine, store or error classes", async () => {
   const loaded = await loadedAtStart(MAIN);
   // The walk really is the executable's (so an empty or wrong graph cannot pass).
@@ -73,7 +78,7 @@ Deno.test("MDX-81: xmd workflow list, status and history load no document parser
   assert.ok(loaded.includes("packages/workflow/src/deno/local-workflow-host.ts"));
   assert.ok(loaded.includes("packages/workflow/src/store/run-store.ts"));
   const npm = loaded.filter((specifier) => specifier.startsWith("npm:"));
-  assert.deepEqual(npm.map((specifier) => specifier.replace(/@[^@/]*$/, "")), ["npm:/zod"]);
+  assert.deepEqual([...new Set(npm.map(npmPackage))], ["zod"]);
   assert.deepEqual(
     loaded.filter((specifier) => /_document-libraries|_secretlint-engine/.test(specifier)),
     [],
@@ -147,5 +152,19 @@ Deno.test("MDX-130: the early start of Worker Shell's interpreter loads no npm p
       )
     ),
     [],
+  );
+});
+
+Deno.test("MDX-132: xmd workflow list, status and history load zod/mini and zod's English messages, not classic zod", async () => {
+  const loaded = await loadedAtStart(
+    new URL("packages/cli/src/deno/workflow-command.ts", ROOT).href,
+  );
+  // The walk reaches the store and the journal's events, whose schemas these commands parse with.
+  assert.ok(loaded.includes("packages/workflow/src/store/run-store.ts"));
+  assert.ok(loaded.includes("packages/core/src/journal/events.ts"));
+  assert.deepEqual(
+    loaded.filter((specifier) => specifier.startsWith("npm:"))
+      .map((specifier) => specifier.replace(/^npm:\/zod@[^/]+/, "zod")),
+    ["zod/mini", "zod/v4/locales/en.js"],
   );
 });

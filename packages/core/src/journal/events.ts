@@ -7,19 +7,19 @@
  *
  * @module
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { lazySchema } from "../json/lazy-schema.ts";
 import type { JsonValue } from "../json/json-value.ts";
 import type { Schema } from "../json/schema.ts";
 
 // Each schema is built on its first use (MDX-131). The JSON value schema recurses through its own
 // built schema, so a nested value never goes through the lazy handle.
-const jsonValueSchema: z.ZodType<JsonValue> = lazySchema(() => {
-  const value: z.ZodType<JsonValue> = z.lazy(() =>
+const jsonValueSchema: z.ZodMiniType<JsonValue> = lazySchema(() => {
+  const value: z.ZodMiniType<JsonValue> = z.lazy(() =>
     z.union([
       z.null(),
       z.boolean(),
-      z.number().refine(Number.isFinite),
+      z.number().check(z.refine(Number.isFinite)),
       z.string(),
       z.array(value),
       z.record(z.string(), value),
@@ -83,45 +83,48 @@ export interface CloseEvent {
 export type JournalEvent = YieldEvent | CloseEvent;
 
 /** Coroutine ids are derived: `root`, `root.0`, `root.0.1`, … */
-const CoroutineIdSchema = lazySchema(() => z.string().regex(/^root(\.(0|[1-9]\d*))*$/));
+const CoroutineIdSchema = lazySchema(() => z.string().check(z.regex(/^root(\.(0|[1-9]\d*))*$/)));
 
 const ErrorRecordSchema = lazySchema(() =>
-  z.object({
-    name: z.string().min(1),
+  z.strictObject({
+    name: z.string().check(z.minLength(1)),
     message: z.string(),
-    code: z.string().optional(),
-  }).strict()
+    code: z.optional(z.string()),
+  })
 );
 
-const resultSchema: z.ZodType<Result> = lazySchema(() =>
+const resultSchema: z.ZodMiniType<Result> = lazySchema(() =>
   z.discriminatedUnion("status", [
-    z.object({ status: z.literal("ok"), value: jsonValueSchema }).strict(),
-    z.object({ status: z.literal("err"), error: ErrorRecordSchema }).strict(),
-    z.object({ status: z.literal("cancelled") }).strict(),
+    z.strictObject({ status: z.literal("ok"), value: jsonValueSchema }),
+    z.strictObject({ status: z.literal("err"), error: ErrorRecordSchema }),
+    z.strictObject({ status: z.literal("cancelled") }),
   ])
 );
 
 const DescriptionSchema = lazySchema(() =>
-  z.object({
-    type: z.string().min(1),
-    name: z.string().min(1),
-  }).catchall(jsonValueSchema)
+  z.catchall(
+    z.object({
+      type: z.string().check(z.minLength(1)),
+      name: z.string().check(z.minLength(1)),
+    }),
+    jsonValueSchema,
+  )
 );
 
-const journalEventSchema: z.ZodType<JournalEvent> = lazySchema(() =>
+const journalEventSchema: z.ZodMiniType<JournalEvent> = lazySchema(() =>
   z.discriminatedUnion("type", [
-    z.object({
+    z.strictObject({
       type: z.literal("yield"),
       coroutineId: CoroutineIdSchema,
       description: DescriptionSchema,
       result: resultSchema,
-    }).strict(),
-    z.object({
+    }),
+    z.strictObject({
       type: z.literal("close"),
       coroutineId: CoroutineIdSchema,
       result: resultSchema,
-    }).strict(),
-  ]) as z.ZodType<JournalEvent>
+    }),
+  ]) as z.ZodMiniType<JournalEvent>
 );
 
 /** Any journal event, parsed strictly. */

@@ -12,9 +12,29 @@
  *   schema): every value parsed through it is parsed by that schema, with the
  *   same result, issues and messages.
  * - Nothing is parsed less: laziness defers a construction, never a parse.
+ * - A schema is built with classic zod's defaults, whichever of zod's APIs
+ *   builds it: English messages and the memoizer that gives containers
+ *   cycle support. The schemas of the store, the journal and the Workspace
+ *   are built with `zod/mini` (MDX-132), which installs neither, and a
+ *   process that inspects runs loads no classic zod to install them; where
+ *   classic zod has installed them (or a caller has chosen others) they are
+ *   left as they are.
  *
  * @module
  */
+import * as z from "zod/mini";
+import en from "zod/v4/locales/en.js";
+
+let defaulted = false;
+
+/** Installs what classic zod installs on its first schema, where nothing is installed yet. */
+function useZodDefaults(): void {
+  if (defaulted) return;
+  defaulted = true;
+  const config = z.config();
+  if (!config.localeError) z.config(en());
+  if (!config.memoizer) z.config({ memoizer: z.memoizer() });
+}
 
 /**
  * The schema `build` returns, built on its first use. The handle forwards
@@ -23,7 +43,13 @@
  */
 export function lazySchema<T extends object>(build: () => T): T {
   let built: T | undefined;
-  const schema = (): T => built ??= build();
+  const schema = (): T => {
+    if (built === undefined) {
+      useZodDefaults();
+      built = build();
+    }
+    return built;
+  };
   return new Proxy({} as T, {
     get: (_target, key) => Reflect.get(schema(), key),
     has: (_target, key) => Reflect.has(schema(), key),

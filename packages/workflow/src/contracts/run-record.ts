@@ -6,7 +6,7 @@
  * @module
  */
 import { lazySchema } from "@xmd/core/protocol";
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** The statuses a run can be in. */
 export const RUN_STATUSES = [
@@ -92,12 +92,15 @@ export interface RunRecord {
 }
 
 /** Parses a stored status. */
-export const RunStatusSchema: z.ZodType<RunStatus> = lazySchema(() => z.enum(RUN_STATUSES));
+export const RunStatusSchema: z.ZodMiniType<RunStatus> = lazySchema(() => z.enum(RUN_STATUSES));
 
 /** Parses a stored stop reason. */
-export const StopReasonSchema: z.ZodType<StopReason> = lazySchema(() =>
+export const StopReasonSchema: z.ZodMiniType<StopReason> = lazySchema(() =>
   z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("host"), code: z.enum(HOST_STOP_CODES) }).strict(),
-    z.object({ kind: z.literal("journal"), eventId: z.number().int().positive() }).strict(),
+    z.strictObject({ kind: z.literal("host"), code: z.enum(HOST_STOP_CODES) }),
+    z.strictObject({
+      kind: z.literal("journal"),
+      eventId: z.number().check(z.int(), z.positive()),
+    }),
   ])
 );

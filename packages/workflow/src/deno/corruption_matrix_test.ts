@@ -250,6 +250,23 @@ const CASES: Case[] = [
     reach: RECORD,
   },
   {
+    name: "a damaged execution row (kind 'bogus')",
+    from: "suspendedFirst",
+    damage: (path) => edit(path, "UPDATE execution SET kind = 'bogus'"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its execution is damaged \(kind\)/,
+    reach: ["status", "history"],
+  },
+  {
+    name: "a damaged root of the last journal event",
+    from: "answeredFirst",
+    damage: (path) =>
+      edit(path, "UPDATE event SET root = 'not a root' WHERE seq = (SELECT max(seq) FROM event)"),
+    error: WorkflowDatabaseCorruptError,
+    message: /its journal event \d+ is damaged \(root\)/,
+    reach: RECORD,
+  },
+  {
     name: "a journal event body that is not JSON",
     from: "answeredFirst",
     damage: (path) => edit(path, "UPDATE event SET body = '{not json' WHERE seq = 1"),
@@ -538,6 +555,14 @@ Deno.test("WF-43 corruption matrix: each damaged database is refused with its ty
       start: () => host.start({ id: RUN, program, props: { name: "Ada" } }, quietIo()),
       delete: () => host.delete(RUN),
     };
+    if (c.reach.includes("status")) {
+      // `list` reads what `status` reads of every run: it reports the file and lists nothing of it.
+      const listing = await host.list();
+      assert.deepEqual(listing.runs, [], "list");
+      assert.equal(listing.unreadable.length, 1, "list");
+      assert.match(listing.unreadable[0].reason, c.message, "list");
+      await unchanged("list");
+    }
     for (const reach of c.reach) {
       await assert.rejects(attempts[reach](), (error: Error) => {
         assert.ok(error instanceof c.error, `${reach}: ${error.name}: ${error.message}`);

@@ -40,6 +40,7 @@ import {
   WorkflowDatabaseFormatError,
   WorkflowSchemaVersionError,
 } from "../contracts/workflow-errors.ts";
+import type { RunRecord } from "../contracts/run-record.ts";
 import type {
   ExecutionIo,
   ExecutionReport,
@@ -365,8 +366,7 @@ export class LocalWorkflowHost implements WorkflowHost {
         const store = new RunStore(seam, where);
         const run = await readConsistently(seam, () => {
           if (!store.hasRun()) return null;
-          checkFileName(store, path, where);
-          return inspectStore(store);
+          return inspectStore(store, checkFileName(store, path, where));
         });
         if (run) listing.runs.push(run);
       } catch (error) {
@@ -608,19 +608,22 @@ function rootAfter(store: RunStore, id: string, event: number): string {
 
 /**
  * Refuses a database whose run is not the one its file is named for: a
- * copied or renamed file would otherwise run under a second lock.
+ * copied or renamed file would otherwise run under a second lock. Returns
+ * the run record it read, for a caller that reads it next in the same read.
  */
-function checkFileName(store: RunStore, path: string, where: string): void {
-  if (basename(path) === `${sha256Hex(store.record().id)}.sqlite`) return;
+function checkFileName(store: RunStore, path: string, where: string): RunRecord {
+  const record = store.record();
+  if (basename(path) === `${sha256Hex(record.id)}.sqlite`) return record;
   throw new WorkflowDatabaseCorruptError(
     `Cannot open ${where}: its file holds another run than the one it is named for (a copied or renamed file). It is left as it is`,
   );
 }
 
-function inspectStore(store: RunStore): RunInspection {
+/** What `inspect` and `list` report of a run; `record` is `store.record()` if the caller read it. */
+function inspectStore(store: RunStore, record: RunRecord = store.record()): RunInspection {
   return {
-    record: store.record(),
-    pendingSuspension: store.pendingSuspension(),
+    record,
+    pendingSuspension: store.pendingSuspension(record),
     executions: store.executions(),
   };
 }

@@ -9,7 +9,8 @@
  *
  * @module
  */
-import * as z from "zod";
+import { lazySchema } from "@xmd/core/protocol";
+import * as z from "zod/mini";
 
 /** Filesystem operations the interpreter may ask for. */
 export const FS_OPS = [
@@ -64,30 +65,32 @@ export interface ReplyMessage {
 }
 
 /** Interpreter → host messages, parsed strictly. */
-export const WorkerMessageSchema = z.discriminatedUnion("type", [
-  z.object({
-    type: z.literal("fs"),
-    token: z.string(),
-    id: z.number().int().nonnegative(),
-    op: z.enum(FS_OPS),
-    args: z.array(z.union([z.string(), z.number(), z.boolean()])).max(3),
-  }).strict(),
-  z.object({
-    type: z.literal("output"),
-    token: z.string(),
-    stream: z.enum(["stdout", "stderr"]),
-  }).strict(),
-  z.object({
-    type: z.literal("done"),
-    token: z.string(),
-    exitCode: z.number().int(),
-  }).strict(),
-  z.object({
-    type: z.literal("crash"),
-    token: z.string(),
-    message: z.string(),
-  }).strict(),
-]);
+export const WorkerMessageSchema = lazySchema(() =>
+  z.discriminatedUnion("type", [
+    z.strictObject({
+      type: z.literal("fs"),
+      token: z.string(),
+      id: z.number().check(z.int(), z.nonnegative()),
+      op: z.enum(FS_OPS),
+      args: z.array(z.union([z.string(), z.number(), z.boolean()])).check(z.maxLength(3)),
+    }),
+    z.strictObject({
+      type: z.literal("output"),
+      token: z.string(),
+      stream: z.enum(["stdout", "stderr"]),
+    }),
+    z.strictObject({
+      type: z.literal("done"),
+      token: z.string(),
+      exitCode: z.number().check(z.int()),
+    }),
+    z.strictObject({
+      type: z.literal("crash"),
+      token: z.string(),
+      message: z.string(),
+    }),
+  ])
+);
 
 /** A message from the interpreter. */
 export type WorkerMessage = z.infer<typeof WorkerMessageSchema>;

@@ -26,7 +26,7 @@ import {
   type Schema,
   sha256Hex,
 } from "@xmd/core/protocol";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
   type DocumentExecution,
   type PendingSuspension,
@@ -94,65 +94,65 @@ export interface NewRun {
 }
 
 const RunRowSchema = lazySchema(() =>
-  z.object({
+  z.strictObject({
     singleton: z.literal(1),
-    id: z.string().min(1),
-    document: z.string().min(1),
-    target: z.string().nullable(),
-    definition_hash: z.string().regex(/^[0-9a-f]{64}$/),
-    props_hash: z.string().regex(/^[0-9a-f]{64}$/),
+    id: z.string().check(z.minLength(1)),
+    document: z.string().check(z.minLength(1)),
+    target: z.nullable(z.string()),
+    definition_hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+    props_hash: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
     status: RunStatusSchema,
-    stop_reason: z.string().nullable(),
-    execution: z.number().int().nonnegative(),
-    root: z.string().regex(/^[0-9a-f]{64}$/),
-    created_at: z.number().int(),
-    updated_at: z.number().int(),
-  }).strict()
+    stop_reason: z.nullable(z.string()),
+    execution: z.number().check(z.int(), z.nonnegative()),
+    root: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+    created_at: z.number().check(z.int()),
+    updated_at: z.number().check(z.int()),
+  })
 );
 
-const PropsRowSchema = lazySchema(() => z.object({ value: z.string() }).strict());
+const PropsRowSchema = lazySchema(() => z.strictObject({ value: z.string() }));
 const PropsSchema = lazySchema(() => z.record(z.string(), z.unknown()));
 const RootSchema = lazySchema(() =>
-  z.object({ root: z.string().regex(/^[0-9a-f]{64}$/) }).strict()
+  z.strictObject({ root: z.string().check(z.regex(/^[0-9a-f]{64}$/)) })
 );
 const LastEventSchema = lazySchema(() =>
-  z.object({
-    seq: z.number().int().positive(),
-    root: z.string().regex(/^[0-9a-f]{64}$/),
-    created_at: z.number().int(),
-  }).strict()
+  z.strictObject({
+    seq: z.number().check(z.int(), z.positive()),
+    root: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+    created_at: z.number().check(z.int()),
+  })
 );
 const FenceSchema = lazySchema(() =>
-  z.object({
-    last: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
-    root: z.string().regex(/^[0-9a-f]{64}$/),
-  }).strict()
+  z.strictObject({
+    last: z.nullable(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
+    root: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  })
 );
 
 const ExecutionRowSchema = lazySchema(() =>
-  z.object({
-    seq: z.number().int().positive(),
+  z.strictObject({
+    seq: z.number().check(z.int(), z.positive()),
     kind: z.enum(["start", "resume"]),
-    started_at: z.number().int(),
-    ended_at: z.number().int().nullable(),
-    outcome: RunStatusSchema.nullable(),
-  }).strict()
+    started_at: z.number().check(z.int()),
+    ended_at: z.nullable(z.number().check(z.int())),
+    outcome: z.nullable(RunStatusSchema),
+  })
 );
 
 const EventPositionSchema = lazySchema(() =>
-  z.object({
-    seq: z.number().int().positive(),
-    execution: z.number().int().positive(),
-  }).strict()
+  z.strictObject({
+    seq: z.number().check(z.int(), z.positive()),
+    execution: z.number().check(z.int(), z.positive()),
+  })
 );
 
 const SourceRowSchema = lazySchema(() =>
-  z.object({
-    label: z.string().min(1),
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  z.strictObject({
+    label: z.string().check(z.minLength(1)),
+    sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
     text: z.string(),
     root: z.union([z.literal(0), z.literal(1)]),
-  }).strict()
+  })
 );
 
 /** The run store over one run database. */
@@ -544,9 +544,12 @@ export class RunStore {
     }, "cancel");
   }
 
-  /** The question a suspended run waits on, or null. */
-  pendingSuspension(): PendingSuspension | null {
-    const record = this.record();
+  /**
+   * The question a suspended run waits on, or null. `record` is what
+   * {@linkcode RunStore.record} returned in the same read, for a caller that
+   * has it (`list` reads each run's record once).
+   */
+  pendingSuspension(record: RunRecord = this.record()): PendingSuspension | null {
     if (record.status !== "suspended" || record.stopReason?.kind !== "journal") return null;
     const eventId = record.stopReason.eventId;
     const row = this.#sql.exec("SELECT body FROM event WHERE seq = ?", eventId)[0];

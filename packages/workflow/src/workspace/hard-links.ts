@@ -14,7 +14,7 @@
  * @module
  */
 import { lazySchema } from "@xmd/core/protocol";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { ROOT_INO } from "./workspace.ts";
 
@@ -27,17 +27,17 @@ export type HardLinkGroups = readonly (readonly string[])[];
 
 const NAME = (name: string) => name !== "" && name !== "." && name !== ".." && !name.includes("\0");
 const RelativePathSchema = lazySchema(() =>
-  z.string().refine((path) => path.split("/").every(NAME))
+  z.string().check(z.refine((path) => path.split("/").every(NAME)))
 );
 
 /** Parses hard-link groups: valid relative paths, groups of at least two, no path twice. */
-export const HardLinkGroupsSchema: z.ZodType<HardLinkGroups> = lazySchema(() =>
+export const HardLinkGroupsSchema: z.ZodMiniType<HardLinkGroups> = lazySchema(() =>
   z.array(
-    z.array(RelativePathSchema).min(2),
-  ).refine((groups) => {
+    z.array(RelativePathSchema).check(z.minLength(2)),
+  ).check(z.refine((groups) => {
     const paths = groups.flat();
     return new Set(paths).size === paths.length;
-  })
+  }))
 );
 
 /**

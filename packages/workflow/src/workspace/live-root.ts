@@ -14,24 +14,26 @@
  *
  * @module
  */
-import { sha256Hex } from "@xmd/core/protocol";
-import * as z from "zod";
+import { lazySchema, sha256Hex } from "@xmd/core/protocol";
+import * as z from "zod/mini";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { fileObject, objectHash, type Sha256, type TreeEntry, treeObject } from "./root-format.ts";
 import { ROOT_INO } from "./workspace.ts";
 
-const HASH = z.string().regex(/^[0-9a-f]{64}$/);
-const EntrySchema = z.object({
-  name: z.string().min(1),
-  ino: z.number().int(),
-  kind: z.enum(["dir", "file", "symlink"]),
-  mode: z.number().int().min(0).max(0o7777),
-  target: z.string().nullable(),
-  size: z.number().int().nonnegative(),
-  chunks: z.string().nullable(),
-});
-const ChunksSchema = z.array(HASH);
+const HASH = lazySchema(() => z.string().check(z.regex(/^[0-9a-f]{64}$/)));
+const EntrySchema = lazySchema(() =>
+  z.object({
+    name: z.string().check(z.minLength(1)),
+    ino: z.number().check(z.int()),
+    kind: z.enum(["dir", "file", "symlink"]),
+    mode: z.number().check(z.int(), z.gte(0), z.lte(0o7777)),
+    target: z.nullable(z.string()),
+    size: z.number().check(z.int(), z.nonnegative()),
+    chunks: z.nullable(z.string()),
+  })
+);
+const ChunksSchema = lazySchema(() => z.array(HASH));
 
 /** A directory being hashed: its entries' rows, and the tree entries built from them so far. */
 interface Open {

@@ -24,8 +24,7 @@
  *
  * @module
  */
-import { sha256Hex } from "@xmd/core/protocol";
-import type { z } from "zod";
+import { type Schema, sha256Hex } from "@xmd/core/protocol";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { type HardLinkGroups, HardLinkGroupsSchema } from "./hard-links.ts";
@@ -204,7 +203,7 @@ function insertSymlink(
 function readCanonical<T>(
   run: Materialization,
   hash: string,
-  schema: z.ZodType<T>,
+  schema: Schema<T>,
   render: (value: T) => string,
 ): T {
   const text = readObjectText(run.sql, hash, run.where);

@@ -19,7 +19,7 @@
  * @module
  */
 import { lazySchema, sha256Hex } from "@xmd/core/protocol";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { objectHash, type Sha256, treeObjectOf } from "./root-format.ts";
@@ -40,20 +40,24 @@ export interface TreeDelta {
   readonly remove: readonly string[];
 }
 
-const HASH = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
+const HASH = lazySchema(() => z.string().check(z.regex(/^[0-9a-f]{64}$/)));
 const RowSchema = lazySchema(() =>
   z.union([
     z.object({ body: z.string(), base: z.null(), depth: z.literal(0) }),
-    z.object({ body: z.string(), base: HASH, depth: z.number().int().min(1).max(MAX_DEPTH) }),
+    z.object({
+      body: z.string(),
+      base: HASH,
+      depth: z.number().check(z.int(), z.gte(1), z.lte(MAX_DEPTH)),
+    }),
   ])
 );
 type Row = z.infer<typeof RowSchema>;
 const EntrySchema = lazySchema(() => z.tuple([z.string(), z.string(), z.number(), z.string()]));
 const DeltaSchema = lazySchema(() =>
-  z.object({ remove: z.array(z.string()), set: z.array(EntrySchema) }).strict()
+  z.strictObject({ remove: z.array(z.string()), set: z.array(EntrySchema) })
 );
-const BaseSchema = lazySchema(() => z.object({ entries: z.array(EntrySchema) }).passthrough());
-const DepthSchema = lazySchema(() => z.object({ depth: z.number().int().min(0) }));
+const BaseSchema = lazySchema(() => z.looseObject({ entries: z.array(EntrySchema) }));
+const DepthSchema = lazySchema(() => z.object({ depth: z.number().check(z.int(), z.gte(0)) }));
 
 /**
  * Stores object `text` named `hash` (within the caller's transaction), as a

@@ -19,7 +19,7 @@
  * @module
  */
 import { lazySchema, sha256Hex } from "@xmd/core/protocol";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import {
@@ -48,27 +48,27 @@ const HASH = /^[0-9a-f]{64}$/;
 const InodeSchema = lazySchema(() =>
   z.object({
     kind: z.enum(["dir", "file", "symlink"]),
-    size: z.number().int().nonnegative(),
-    chunks: z.string().nullable(),
-    hash: z.string().regex(HASH).nullable(),
+    size: z.number().check(z.int(), z.nonnegative()),
+    chunks: z.nullable(z.string()),
+    hash: z.nullable(z.string().check(z.regex(HASH))),
   })
 );
 /** A directory entry with its inode, as publication reads a changed name. */
 const EntryRowSchema = lazySchema(() =>
   z.object({
-    ino: z.number().int(),
+    ino: z.number().check(z.int()),
     kind: z.enum(["dir", "file", "symlink"]),
-    mode: z.number().int(),
-    target: z.string().nullable(),
-    size: z.number().int().nonnegative(),
-    chunks: z.string().nullable(),
-    hash: z.string().regex(HASH).nullable(),
+    mode: z.number().check(z.int()),
+    target: z.nullable(z.string()),
+    size: z.number().check(z.int(), z.nonnegative()),
+    chunks: z.nullable(z.string()),
+    hash: z.nullable(z.string().check(z.regex(HASH))),
   })
 );
 type EntryRow = z.infer<typeof EntryRowSchema>;
-const ChunksSchema = lazySchema(() => z.array(z.string().regex(HASH)));
+const ChunksSchema = lazySchema(() => z.array(z.string().check(z.regex(HASH))));
 const EntriesSchema = lazySchema(() =>
-  z.object({ entries: z.string().startsWith("["), missing: z.literal(0) })
+  z.object({ entries: z.string().check(z.startsWith("[")), missing: z.literal(0) })
 );
 
 /**

@@ -7,15 +7,15 @@
  *
  * @module
  */
-import { lazySchema, sha256Hex } from "@xmd/core/protocol";
-import * as z from "zod";
+import { lazySchema, type Schema, sha256Hex } from "@xmd/core/protocol";
+import * as z from "zod/mini";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { readObjectText } from "./object-store.ts";
 import { ROOT_FORMAT, type Sha256 } from "./root-format.ts";
 import { compareUtf8 } from "./workspace.ts";
 
-const HASH: z.ZodType<string> = lazySchema(() => z.string().regex(/^[0-9a-f]{64}$/));
+const HASH: z.ZodMiniType<string> = lazySchema(() => z.string().check(z.regex(/^[0-9a-f]{64}$/)));
 
 /** A tree object of root format 1. */
 export interface TreeObject {
@@ -36,31 +36,34 @@ export interface FileObject {
 }
 
 /** A parsed tree object. */
-export const TreeObjectSchema: z.ZodType<TreeObject> = lazySchema(() =>
-  z.object({
+export const TreeObjectSchema: z.ZodMiniType<TreeObject> = lazySchema(() =>
+  z.strictObject({
     entries: z.array(z.tuple([
       // A name that could climb out of its directory (or repeat) would let a hash-consistent
       // forged object escape an export target, so it is malformed.
-      z.string().min(1).refine((name) =>
-        name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0")
+      z.string().check(
+        z.minLength(1),
+        z.refine((name) =>
+          name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0")
+        ),
       ),
       z.enum(["dir", "file", "symlink"]),
-      z.number().int().min(0).max(0o7777),
-      z.string().min(1),
-    ])).refine((entries) =>
+      z.number().check(z.int(), z.gte(0), z.lte(0o7777)),
+      z.string().check(z.minLength(1)),
+    ])).check(z.refine((entries) =>
       entries.every((entry, i) => i === 0 || compareUtf8(entries[i - 1][0], entry[0]) < 0)
-    ),
+    )),
     format: z.literal(ROOT_FORMAT),
-  }).strict()
+  })
 );
 
 /** A parsed file object. */
-export const FileObjectSchema: z.ZodType<FileObject> = lazySchema(() =>
-  z.object({
+export const FileObjectSchema: z.ZodMiniType<FileObject> = lazySchema(() =>
+  z.strictObject({
     chunks: z.array(HASH),
     format: z.literal(ROOT_FORMAT),
-    size: z.number().int().nonnegative(),
-  }).strict()
+    size: z.number().check(z.int(), z.nonnegative()),
+  })
 );
 
 /**
@@ -70,7 +73,7 @@ export const FileObjectSchema: z.ZodType<FileObject> = lazySchema(() =>
 export function readObject<T>(
   sql: SqlSeam,
   hash: string,
-  schema: z.ZodType<T>,
+  schema: Schema<T>,
   where: string,
   sha256: Sha256 = sha256Hex,
 ): T {
