@@ -1,6 +1,12 @@
 /**
  * The SQL seam over `node:sqlite`: one authoritative connection per run
- * database. Statements are prepared once and cached; the outermost
+ * database. Statements are prepared once and cached, and read their rows as
+ * arrays that the seam makes into plain objects, one property per column in
+ * the statement's column order (a repeated name keeps its last value, as
+ * `node:sqlite`'s own objects do). `node:sqlite` builds a row object as a
+ * dictionary with no prototype, which costs about twice as much to build and
+ * makes every later read of it (zod's parse, each property access) a
+ * dictionary lookup; objects built in one order share one shape. The outermost
  * transaction is `BEGIN IMMEDIATE` (the write lock is taken up front, so a
  * transaction never fails half-way for lack of it), nested ones are
  * savepoints. SQLite's own corruption reports (`SQLITE_CORRUPT`,
@@ -26,7 +32,7 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
   readonly #db: DatabaseSync;
   readonly #where: string;
   readonly #close: () => void;
-  readonly #statements = new Map<string, StatementSync>();
+  readonly #statements = new Map<string, Prepared>();
   #depth = 0;
 
   /**
@@ -43,12 +49,17 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
   /** Runs one statement. */
   exec(sql: string, ...params: SqlValue[]): SqlRow[] {
     try {
-      let statement = this.#statements.get(sql);
-      if (!statement) {
-        statement = this.#db.prepare(sql);
-        this.#statements.set(sql, statement);
+      let prepared = this.#statements.get(sql);
+      if (!prepared) {
+        prepared = prepare(this.#db, sql);
+        this.#statements.set(sql, prepared);
       }
-      return statement.all(...params) as SqlRow[];
+      const rows = prepared.statement.all(...params) as unknown as (SqlRow | SqlValue[])[];
+      const names = prepared.names;
+      if (names) {
+        for (let i = 0; i < rows.length; i++) rows[i] = rowOf(names, rows[i] as SqlValue[]);
+      }
+      return rows as SqlRow[];
     } catch (error) {
       throw this.#typed(error);
     }
@@ -143,6 +154,43 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     this.#statements.clear();
     if (this.#db.isOpen) this.#close();
   }
+}
+
+/**
+ * A cached statement and its columns' names, when it reads rows as arrays
+ * (undefined: a runtime without `setReturnArrays`, whose rows are objects).
+ */
+interface Prepared {
+  readonly statement: StatementSync;
+  readonly names: readonly string[] | undefined;
+}
+
+/** `StatementSync` as the runtime has it (Deno 2.9's types omit `setReturnArrays`). */
+type ArrayStatement = StatementSync & { setReturnArrays?(enabled: boolean): void };
+
+function prepare(db: DatabaseSync, sql: string): Prepared {
+  const statement: ArrayStatement = db.prepare(sql);
+  if (typeof statement.setReturnArrays !== "function") return { statement, names: undefined };
+  statement.setReturnArrays(true);
+  return { statement, names: statement.columns().map((column) => column.name) };
+}
+
+/** A row's values as a plain object by column name (a later column of a name wins). */
+function rowOf(names: readonly string[], values: SqlValue[]): SqlRow {
+  const row: SqlRow = {};
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    // Assigning `__proto__` would set the prototype instead of a property.
+    if (name === "__proto__") {
+      Object.defineProperty(row, name, {
+        value: values[i],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else row[name] = values[i];
+  }
+  return row;
 }
 
 function isBusy(error: unknown): boolean {
