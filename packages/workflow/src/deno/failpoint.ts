@@ -144,6 +144,10 @@ class FailpointSeam implements SqlSeam, Disposable {
     return this.#inner.exec(sql, ...params);
   }
 
+  get rollbacks(): number | undefined {
+    return this.#inner.rollbacks;
+  }
+
   transaction<T>(fn: () => T, label?: CommitPoint): T {
     const { failpoint } = this.#state;
     const watched = this.#depth === 0 && label === failpoint.point;

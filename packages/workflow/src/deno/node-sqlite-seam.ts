@@ -34,6 +34,7 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
   readonly #close: () => void;
   readonly #statements = new Map<string, Prepared>();
   #depth = 0;
+  #rollbacks = 0;
 
   /**
    * Wraps an open connection; the seam owns it from now on. `where` names the
@@ -89,11 +90,15 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     return {
       discard: () => {
         if (!open) return;
+        this.#rollbacks++;
         if (this.#db.isTransaction) this.#control("ROLLBACK");
         this.#control("BEGIN IMMEDIATE");
       },
       commit: () => end(["COMMIT"]),
-      rollback: () => end(this.#db.isTransaction ? ["ROLLBACK"] : []),
+      rollback: () => {
+        if (open) this.#rollbacks++;
+        end(this.#db.isTransaction ? ["ROLLBACK"] : []);
+      },
     };
   }
 
@@ -111,6 +116,7 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
       this.#control(depth === 0 ? "COMMIT" : `RELEASE ${savepoint}`);
       return result;
     } catch (error) {
+      this.#rollbacks++;
       if (depth === 0) {
         if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
       } else {
@@ -121,6 +127,11 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
     } finally {
       this.#depth = depth;
     }
+  }
+
+  /** Rollbacks on this connection so far (savepoints, transactions, held effects). */
+  get rollbacks(): number {
+    return this.#rollbacks;
   }
 
   #control(sql: string): void {

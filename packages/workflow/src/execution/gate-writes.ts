@@ -13,7 +13,10 @@
  *   own. Chunks already stored were gated when they were first written
  *   (content addressing) and are not scanned again.
  * - Only what still exists is scanned (a rolled-back savepoint's writes
- *   are gone and cannot be persisted).
+ *   are gone and cannot be persisted): each noted name, target and chunk is
+ *   read back, unless the notes are `intact` (nothing rolled back or removed
+ *   since they began), when all of them still exist and a new chunk's bytes
+ *   kept with its note are scanned as they are.
  * - Names are scanned before contents (a refused batch is rescanned text by
  *   text in that order), and a path is named in a refusal only after it
  *   passed the gate itself: a refusal never echoes a secret.
@@ -29,7 +32,7 @@
  */
 import { SecretDetectedError, type SecretGate, type SecretWhere } from "@xmd/core";
 import type { SqlSeam } from "../sql/sql-seam.ts";
-import type { WorkspaceWrites } from "../workspace/workspace-writes.ts";
+import { intact, type WorkspaceWrites } from "../workspace/workspace-writes.ts";
 
 /** Bytes of each neighbouring chunk scanned with a chunk: longer than any secret the rules find. */
 export const OVERLAP = 16 * 1024;
@@ -66,11 +69,15 @@ export async function gateWrites(
   if (gate.off) return;
   const batch = new Batch(gate, `what "${effect}" wrote into the Workspace`);
   if (event) await batch.add(event.text, (text) => gate.check(text, event.where), true);
+  // Nothing rolled back or removed since the effect began: every note still exists.
+  const all = intact(sql, writes);
   const names = new Set<string>();
   for (const { parent, name } of writes.names) {
     if (names.has(name)) continue;
     names.add(name);
-    if (sql.exec("SELECT 1 FROM ws_dirent WHERE parent = ? AND name = ?", parent, name).length) {
+    if (
+      all || sql.exec("SELECT 1 FROM ws_dirent WHERE parent = ? AND name = ?", parent, name).length
+    ) {
       await batch.add(
         name,
         (text) => gate.check(text, `a name created in the Workspace by "${effect}"`),
@@ -78,7 +85,9 @@ export async function gateWrites(
     }
   }
   for (const { ino, target } of writes.targets) {
-    if (sql.exec("SELECT 1 FROM ws_inode WHERE ino = ? AND target = ?", ino, target).length) {
+    if (
+      all || sql.exec("SELECT 1 FROM ws_inode WHERE ino = ? AND target = ?", ino, target).length
+    ) {
       await batch.add(
         target,
         (text) => gate.check(text, `a symlink target stored in the Workspace by "${effect}"`),
@@ -88,6 +97,7 @@ export async function gateWrites(
   // Names, targets and contents share batches: a refused batch is scanned text by text in this
   // order, so a name holding a secret is still refused as a name, before any content.
   const scanned = new Set<string>();
+  const read = (hash: string) => (all ? writes.kept.get(hash) : undefined) ?? chunk(sql, hash);
   for (const { path, chunks } of writes.contents) {
     for (let i = 0; i < chunks.length; i++) {
       const [before, hash, after] = [chunks[i - 1], chunks[i], chunks[i + 1]];
@@ -98,13 +108,13 @@ export async function gateWrites(
         continue;
       }
       scanned.add(key);
-      const data = chunk(sql, hash);
+      const data = read(hash);
       if (data === undefined) continue;
       const head = fresh ? data : data.subarray(0, OVERLAP);
       const text = decoder.decode(concat(
-        before === undefined ? undefined : chunk(sql, before)?.subarray(-OVERLAP),
+        before === undefined ? undefined : read(before)?.subarray(-OVERLAP),
         head,
-        fresh && after !== undefined ? chunk(sql, after)?.subarray(0, OVERLAP) : undefined,
+        fresh && after !== undefined ? read(after)?.subarray(0, OVERLAP) : undefined,
       ));
       await batch.add(text, (alone) => checkContent(gate, alone, path, effect));
     }

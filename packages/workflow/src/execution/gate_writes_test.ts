@@ -136,3 +136,40 @@ Deno.test("WS-60: what a rolled-back savepoint wrote is not scanned", async () =
   );
   await gateWrites(ws.sql, takeWrites(ws.sql)!, createSecretGate(), EFFECT);
 });
+
+Deno.test("WS-60: a name the effect created and removed or renamed away before its commit is not scanned", async () => {
+  const token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A";
+  const ws = noted();
+  ws.writeFile("/kept.txt", encoder.encode("ok\n"));
+  ws.writeFile(`/${token}.txt`, encoder.encode("ok\n"));
+  ws.unlink(`/${token}.txt`);
+  ws.mkdir(`/${token}`);
+  ws.rmdir(`/${token}`);
+  ws.writeFile(`/draft-${token}`, encoder.encode("ok\n"));
+  ws.rename(`/draft-${token}`, "/final.txt");
+  await gateWrites(ws.sql, takeWrites(ws.sql)!, createSecretGate(), EFFECT);
+
+  // The same writes kept to the commit are refused.
+  const kept = noted();
+  kept.writeFile("/kept.txt", encoder.encode("ok\n"));
+  kept.writeFile(`/draft-${token}`, encoder.encode("ok\n"));
+  assert.equal((await refusal(kept)).where, `a name created in the Workspace by "${EFFECT}"`);
+});
+
+Deno.test("WS-60: a secret in a small file is found whether or not a savepoint rolled back before the commit", async () => {
+  for (const rollback of [false, true]) {
+    const ws = noted();
+    if (rollback) {
+      assert.throws(() =>
+        ws.sql.transaction(() => {
+          ws.writeFile("/gone.txt", encoder.encode("ok\n"));
+          throw new Error("rolled back");
+        })
+      );
+    }
+    ws.writeFile("/notes.txt", encoder.encode(`${SECRETS["slack-token"]}\n`));
+    const error = await refusal(ws);
+    assert.equal(error.ruleId, "slack-token");
+    assert.equal(error.where, `the Workspace file "/notes.txt" written by "${EFFECT}"`);
+  }
+});

@@ -45,4 +45,11 @@ export interface SqlSeam {
    * executor; a Durable Object has none, its effects arrive as whole commits).
    */
   hold?(label: CommitPoint): HeldTransaction;
+  /**
+   * How many times this connection has rolled changes back (a savepoint, a
+   * transaction, a held effect's discard) since it opened, for a caller that
+   * must know whether something written since it last looked may be gone;
+   * undefined when the driver does not count (then anything may be).
+   */
+  readonly rollbacks?: number;
 }

@@ -30,6 +30,7 @@ import type { SqlSeam } from "../sql/sql-seam.ts";
 import { type HardLinkGroups, HardLinkGroupsSchema } from "./hard-links.ts";
 import { readObjectText } from "./object-store.ts";
 import { forgetChanges } from "./publication-memory.ts";
+import { noteRemoval } from "./workspace-writes.ts";
 import { fileObject, type Sha256, treeObjectOf } from "./root-format.ts";
 import {
   type FileObject,
@@ -100,6 +101,8 @@ export function materializeRoot(
   sql.transaction(() => {
     // Changes remembered for the inode numbers being replaced would be stale.
     forgetChanges(sql);
+    // A write noted before (in a held effect) may be gone.
+    noteRemoval(sql);
     sql.exec("DELETE FROM ws_dirent");
     sql.exec("DELETE FROM ws_inode");
     const stack: PendingDirectory[] = [{ ino: ROOT_INO, tree: root, mode: 0o755, prefix: "" }];

@@ -36,7 +36,7 @@ import {
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlRow, SqlSeam } from "../sql/sql-seam.ts";
 import { noteChange } from "./publication-memory.ts";
-import { noteChunk, noteContent, noteName, noteTarget } from "./workspace-writes.ts";
+import { noteChunk, noteContent, noteName, noteRemoval, noteTarget } from "./workspace-writes.ts";
 import type { Sha256 } from "./root-format.ts";
 import { CHUNK_SIZE, WORKSPACE_INDEXES, WORKSPACE_TABLES } from "./workspace-tables.ts";
 
@@ -321,6 +321,7 @@ export class Workspace {
       source.parent,
       source.name,
     );
+    noteRemoval(this.#sql);
     this.#changed(source.parent, source.name);
     if (kind === "dir") this.#adjustLinks(source.parent, -1);
     this.#link(targetParent, target.name, source.ino);
@@ -502,7 +503,7 @@ export class Workspace {
         hash,
         chunk,
       );
-      if (inserted.length > 0) noteChunk(this.#sql, hash);
+      if (inserted.length > 0) noteChunk(this.#sql, hash, chunk);
       hashes.push(hash);
       size += chunk.length;
     });
@@ -527,6 +528,7 @@ export class Workspace {
   #unlink(parent: number, name: string, ino: number): void {
     const kind = this.#inode(ino).kind;
     this.#sql.exec("DELETE FROM ws_dirent WHERE parent = ? AND name = ?", parent, name);
+    noteRemoval(this.#sql);
     this.#changed(parent, name);
     if (kind === "dir") {
       this.#adjustLinks(parent, -1);
