@@ -131,7 +131,9 @@ async function createRemoteRun(url: string, id: string, dir: string): Promise<Re
   const known = await fetchRoot(connection, seam, remote.snapshot.record.root, nativeSha256Hex);
   writeWorkingCopy(seam, remote, where, nativeSha256Hex);
   const store = new RunStore(seam, where);
-  const commits = new RemoteRunCommits(connection, seam, known, remote.snapshot.links, where);
+  const commits = new RemoteRunCommits(connection, seam, known, remote.snapshot.links, where, {
+    sha256: nativeSha256Hex,
+  });
   const run = await effectRunOn(
     seam,
     store,

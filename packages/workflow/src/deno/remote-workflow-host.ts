@@ -445,7 +445,7 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
       known,
       run.snapshot.links,
       where,
-      tripSentFailpoint,
+      { onSent: tripSentFailpoint, sha256: nativeSha256Hex },
     );
     const result = await executeRun({
       store,

@@ -57,7 +57,7 @@ export interface RunCommits {
 
 /** The frontier of `store`'s run as `execution` sees it now (inside the caller's transaction). */
 export function frontierOf(store: RunStore, execution: number): Frontier {
-  const { eventCount, root } = store.record();
+  const { eventCount, root } = store.position();
   return { execution, events: eventCount, root };
 }
 

@@ -102,15 +102,24 @@ function checkOne(
       throw refuse("object.digest", "it does not hash to its name");
     }
     const json = parseJson(object.text);
+    // A canonical file object starts with its chunks: it is tried as a file first, so the usual
+    // commit (a file and the trees above it) parses each object once. Either kind is parsed
+    // strictly and must be its canonical text, whichever is tried first.
+    const asFile = () => {
+      const file = FileObjectSchema.safeParse(json);
+      return file.success && fileObject(file.data.size, file.data.chunks) === object.text
+        ? { ...object, position, kind: "file" as const, file: file.data }
+        : undefined;
+    };
+    const first = object.text.startsWith(FILE_PREFIX) ? asFile() : undefined;
+    if (first) return first;
     const tree = TreeObjectSchema.safeParse(json);
     if (tree.success && treeText(tree.data.entries) === object.text) {
       const { entries } = tree.data;
       return { ...object, position, kind: "tree", tree: tree.data, added: entries, removed: [] };
     }
-    const file = FileObjectSchema.safeParse(json);
-    if (file.success && fileObject(file.data.size, file.data.chunks) === object.text) {
-      return { ...object, position, kind: "file", file: file.data };
-    }
+    const file = asFile();
+    if (file) return file;
     throw refuse("object.malformed", "it is not a canonical object of root format 1");
   }
   let base: TreeObject;
@@ -121,7 +130,7 @@ function checkOne(
   } else if (context.sent.has(object.base)) {
     return undefined;
   } else {
-    const text = readObjectText(sql, object.base, context.where);
+    const text = readObjectText(sql, object.base, context.where, context.sha256);
     if (text === undefined) throw refuse("object.missing", "its base is neither stored nor sent");
     const parsed = TreeObjectSchema.safeParse(parseJson(text));
     if (!parsed.success) throw refuse("object.missing", "its base is not a tree");
@@ -156,12 +165,15 @@ function checkOne(
 /**
  * Checks that `root` is a tree whose every new reference exists with its
  * kind, walking sent objects from it (stored ones are whole), that file
- * sizes add up, and that every sent object is reached. Reads only.
+ * sizes add up, and that every sent object is reached. `carried` holds the
+ * length of each chunk the commit itself carried (checked against its name
+ * and stored in the same transaction), which need no read. Reads only.
  */
 export function checkReachable(
   sql: SqlSeam,
   objects: ReadonlyMap<string, CheckedObject>,
   root: string,
+  carried: ReadonlyMap<string, number> = new Map(),
 ): void {
   const reached = new Set<string>();
   const trees: string[] = [];
@@ -172,7 +184,7 @@ export function checkReachable(
       if (reached.has(hash)) return;
       reached.add(hash);
       if (sent.kind === "tree") trees.push(hash);
-      else checkChunks(sql, sent);
+      else checkChunks(sql, sent, carried);
       return;
     }
     if (storedKind(sql, hash) !== kind) throw wrongKind(from);
@@ -203,10 +215,19 @@ export function checkReachable(
   }
 }
 
-/** Checks a sent file's chunks are stored and add up to its size. */
-function checkChunks(sql: SqlSeam, object: CheckedObject & { kind: "file" }): void {
+/** Checks a sent file's chunks are stored (or carried) and add up to its size. */
+function checkChunks(
+  sql: SqlSeam,
+  object: CheckedObject & { kind: "file" },
+  carried: ReadonlyMap<string, number>,
+): void {
   let size = 0;
   for (const chunk of object.file.chunks) {
+    const length = carried.get(chunk);
+    if (length !== undefined) {
+      size += length;
+      continue;
+    }
     const row = sql.exec("SELECT length(data) AS n FROM ws_chunk WHERE hash = ?", chunk)[0];
     if (row === undefined) {
       throw new RemoteProtocolError(
@@ -253,12 +274,15 @@ export function checkLinks(
   root: string,
   links: HardLinkGroups,
   where: string,
+  sha256: Sha256 = sha256Hex,
 ): void {
   const entryAt = (path: string): Entry | undefined => {
     let tree = root;
     const names = path.split("/");
     for (let i = 0; i < names.length; i++) {
-      const entry = treeOf(sql, objects, tree, where).entries.find((e) => e[0] === names[i]);
+      const entry = treeOf(sql, objects, tree, where, sha256).entries.find((e) =>
+        e[0] === names[i]
+      );
       if (entry === undefined || i === names.length - 1) return entry;
       if (entry[1] !== "dir") return undefined;
       tree = entry[3];
@@ -284,10 +308,13 @@ function treeOf(
   objects: ReadonlyMap<string, CheckedObject>,
   hash: string,
   where: string,
+  sha256: Sha256,
 ): TreeObject {
   const sent = objects.get(hash);
   if (sent?.kind === "tree") return sent.tree;
-  const parsed = TreeObjectSchema.safeParse(parseJson(readObjectText(sql, hash, where) ?? ""));
+  const parsed = TreeObjectSchema.safeParse(
+    parseJson(readObjectText(sql, hash, where, sha256) ?? ""),
+  );
   return parsed.success ? parsed.data : { entries: [], format: 1 };
 }
 
@@ -318,6 +345,9 @@ function treeText(entries: readonly Entry[]): string {
   const rows: TreeEntry[] = entries.map(([name, kind, mode, ref]) => ({ name, kind, mode, ref }));
   return treeObject(rows);
 }
+
+/** How a file object's canonical text (root format 1) begins. */
+const FILE_PREFIX = '{"chunks":[';
 
 function parseJson(text: string): unknown {
   try {

@@ -30,12 +30,13 @@
  *
  * @module
  */
-import { canonicalJson } from "@xmd/core/protocol";
+import { canonicalJson, sha256Hex } from "@xmd/core/protocol";
 import * as z from "zod";
 import type { Frontier, RunChange, RunCommits } from "../execution/run-commits.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
-import { readObjectText } from "../workspace/object-store.ts";
+import { readStoredObject, type StoredObject } from "../workspace/object-store.ts";
+import type { Sha256 } from "../workspace/root-format.ts";
 import { FileObjectSchema, TreeObjectSchema } from "../workspace/verify-root.ts";
 import {
   type ChunkHeader,
@@ -56,6 +57,20 @@ export const INLINE_CHUNK_BYTES = MAX_CHUNK_BYTES;
 /** `put-chunks` frames awaiting their replies at once (at most 4 × 8 MiB buffered). */
 export const CHUNK_FRAMES_IN_FLIGHT = 4;
 
+/** How a `RemoteRunCommits` reads its working copy and reports its frames. */
+export interface RemoteRunCommitsOptions {
+  /**
+   * Called once each change's frame is written to the socket, before its
+   * reply (the runner's `sent` failpoint).
+   */
+  onSent?: () => void;
+  /**
+   * SHA-256 as hex, that each object read from the working copy is checked
+   * with (a runtime's native one; default the portable `sha256Hex`).
+   */
+  sha256?: Sha256;
+}
+
 /** Commits a working copy's changes through one executor connection. */
 export class RemoteRunCommits implements RunCommits {
   readonly #channel: RemoteChannel;
@@ -63,14 +78,13 @@ export class RemoteRunCommits implements RunCommits {
   readonly #known: Set<string>;
   readonly #where: string;
   readonly #onSent: (() => void) | undefined;
+  readonly #sha256: Sha256;
   #links: string;
 
   /**
    * Commits over `channel` from the working copy `sql`, whose Durable Object
    * holds `known` (the hashes acquisition fetched) and the hard-link groups
-   * `links` of its current root. `onSent` is called once each change's
-   * frame is written to the socket, before its reply (the runner's `sent`
-   * failpoint).
+   * `links` of its current root.
    */
   constructor(
     channel: RemoteChannel,
@@ -78,14 +92,15 @@ export class RemoteRunCommits implements RunCommits {
     known: Set<string>,
     links: readonly (readonly string[])[],
     where: string,
-    onSent?: () => void,
+    options: RemoteRunCommitsOptions = {},
   ) {
     this.#channel = channel;
     this.#sql = sql;
     this.#known = known;
     this.#links = canonicalLinks(links);
     this.#where = where;
-    this.#onSent = onSent;
+    this.#onSent = options.onSent;
+    this.#sha256 = options.sha256 ?? sha256Hex;
   }
 
   async commit(change: RunChange): Promise<void> {
@@ -170,22 +185,31 @@ export class RemoteRunCommits implements RunCommits {
       const hash = stack.pop()!;
       if (this.#known.has(hash) || seen.has(hash)) continue;
       seen.add(hash);
-      const text = readObjectText(this.#sql, hash, this.#where);
-      if (text === undefined) {
+      // One read: the text (checked against its hash) and the row it is stored as.
+      const stored = readStoredObject(this.#sql, hash, this.#where, this.#sha256);
+      if (stored === undefined) {
         throw new RemoteProtocolError(
           "object.missing",
           `Cannot commit root ${root.slice(0, 12)}: the working copy lacks one of its objects`,
         );
       }
-      objects.push(this.#sendable(hash, text));
-      const value = JSON.parse(text);
+      objects.push(this.#sendable(hash, stored));
+      const value = JSON.parse(stored.text);
+      // A file object's canonical text starts with its chunks, so it is parsed as a file first
+      // (a failed parse costs more than a successful one); each is parsed strictly either way.
+      const file = stored.text.startsWith(FILE_PREFIX) ? FileObjectSchema.safeParse(value) : null;
+      if (file?.success) {
+        for (const chunk of file.data.chunks) if (!this.#known.has(chunk)) chunks.add(chunk);
+        continue;
+      }
       const tree = TreeObjectSchema.safeParse(value);
       if (tree.success) {
         for (const [, kind, , ref] of tree.data.entries) if (kind !== "symlink") stack.push(ref);
         continue;
       }
-      const file = FileObjectSchema.parse(value);
-      for (const chunk of file.chunks) if (!this.#known.has(chunk)) chunks.add(chunk);
+      for (const chunk of FileObjectSchema.parse(value).chunks) {
+        if (!this.#known.has(chunk)) chunks.add(chunk);
+      }
     }
     return { objects, chunks: [...chunks] };
   }
@@ -195,15 +219,11 @@ export class RemoteRunCommits implements RunCommits {
    * tree the Durable Object holds goes as that delta, anything else as its
    * full text.
    */
-  #sendable(hash: string, text: string): Sendable {
-    const row = StoredRowSchema.safeParse(
-      this.#sql.exec("SELECT body, base FROM ws_object WHERE hash = ?", hash)[0],
-    );
-    if (row.success && row.data.base !== null && this.#known.has(row.data.base)) {
-      const delta = DeltaSchema.safeParse(parseJson(row.data.body));
-      if (delta.success) {
-        return { hash, text, sent: { hash, base: row.data.base, ...delta.data } };
-      }
+  #sendable(hash: string, stored: StoredObject): Sendable {
+    const { text, body, base } = stored;
+    if (base !== null && this.#known.has(base)) {
+      const delta = DeltaSchema.safeParse(parseJson(body));
+      if (delta.success) return { hash, text, sent: { hash, base, ...delta.data } };
     }
     return { hash, text, sent: { hash, text } };
   }
@@ -286,7 +306,8 @@ interface Sendable {
   sent: SentObject;
 }
 
-const StoredRowSchema = z.object({ body: z.string(), base: z.string().nullable() });
+/** How a file object's canonical text (root format 1) begins. */
+const FILE_PREFIX = '{"chunks":[';
 const DeltaSchema = z.object({
   remove: z.array(z.string()),
   set: z.array(

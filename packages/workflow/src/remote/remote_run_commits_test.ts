@@ -124,7 +124,7 @@ Deno.test("RM-64 the sent point of a commit is its frame written to the socket, 
     new Set([empty]),
     [],
     "the copy",
-    () => sent++,
+    { onSent: () => sent++ },
   );
   const expected = { execution: 1, events: 0, root: empty };
   const done = commits.commit({ kind: "append", expected, event: EVENT, root });

@@ -18,6 +18,10 @@
  * - A frame that is malformed or refused gets one `error` reply and changes
  *   nothing (a refused commit keeps the objects staged before it); no
  *   thrown value escapes `receive`, and a reply never echoes a value.
+ * - The committed root's hard-link groups are read from `xmd_remote` once
+ *   and then kept in memory (the server is its database's only writer):
+ *   replaced only after a commit that stores new ones has committed,
+ *   forgotten by `delete`. A commit is checked against them without a read.
  * - Chunks go ahead in their own small transactions, invisible until a
  *   committed root reaches them; objects staged with `put-objects` live in
  *   the connection's memory, at most `MAX_STAGED_BYTES`, until a commit
@@ -42,6 +46,7 @@ import {
   upgradeSchema,
 } from "../store/schema.ts";
 import { RunStore } from "../store/run-store.ts";
+import type { HardLinkGroups } from "../workspace/hard-links.ts";
 import { readObjectText } from "../workspace/object-store.ts";
 import type { Sha256 } from "../workspace/root-format.ts";
 import { checkLinks, checkObjects, checkReachable, storeObjects } from "./commit-objects.ts";
@@ -120,6 +125,8 @@ export class RunServer {
   /** Why the database cannot be served (found when the server opened it), if it cannot. */
   readonly #problem: RemoteProtocolError | undefined;
   #owner: RunConnection | undefined;
+  /** The committed root's hard-link groups, once read (see `#storedLinks`). */
+  #links: HardLinkGroups | undefined;
 
   /**
    * Opens the run database behind `sql` for `admission`: an empty one is
@@ -399,7 +406,7 @@ export class RunServer {
     let size = REPLY_MARGIN;
     let served = 0;
     for (const hash of hashes) {
-      const text = readObjectText(this.#sql, hash, this.#where);
+      const text = readObjectText(this.#sql, hash, this.#where, this.#sha256);
       if (text === undefined) missing.push(hash);
       else {
         size += text.length * 3 + 100;
@@ -537,12 +544,18 @@ export class RunServer {
       // Chunks carried by the commit land with it, or not at all.
       this.#storeChunks(chunks);
       const objects = checkObjects(this.#sql, [...sent.values()], this.#where, this.#sha256);
-      checkReachable(this.#sql, objects, request.root);
-      const links = request.links ?? readRemoteLinks(this.#sql, this.#where);
-      checkLinks(this.#sql, objects, request.root, links, this.#where);
+      const carried = new Map(chunks.map((chunk) => [chunk.hash, chunk.data.length]));
+      checkReachable(this.#sql, objects, request.root, carried);
+      const links = request.links ?? this.#storedLinks();
+      checkLinks(this.#sql, objects, request.root, links, this.#where, this.#sha256);
       storeObjects(this.#sql, objects);
       if (request.links) storeLinks(this.#sql, request.links);
-      const eventId = this.#store.append(request.expected.execution, request.event, request.root);
+      // Inside this transaction, which rolls back whole if the append throws: no savepoint.
+      const eventId = this.#store.appendWithin(
+        request.expected.execution,
+        request.event,
+        request.root,
+      );
       // The event just appended is the frontier's last, at the root it was appended with.
       const frontier = {
         execution: request.expected.execution,
@@ -553,7 +566,19 @@ export class RunServer {
     }, "append");
     connection.staged = new Map();
     connection.stagedBytes = 0;
+    // Only once they are committed: a refused commit leaves the stored groups as they were.
+    if (request.links) this.#links = request.links;
     return result;
+  }
+
+  /**
+   * The hard-link groups of the committed root: read (and parsed) once, then
+   * kept, as this server is its database's only writer and replaces them
+   * only when a commit that stores new ones has committed.
+   */
+  #storedLinks(): HardLinkGroups {
+    this.#links ??= readRemoteLinks(this.#sql, this.#where);
+    return this.#links;
   }
 
   #settle(request: RequestBody<"settle">): Frontier {
@@ -593,6 +618,8 @@ export class RunServer {
   /** Deletes the run: every table, then an empty schema bound to the same admission and epoch. */
   #delete(): void {
     this.#existing();
+    // The new schema holds no groups; they are read again when next needed.
+    this.#links = undefined;
     this.#sql.transaction(() => {
       const { epoch } = readRemoteRow(this.#sql, this.#where);
       const ours = new Set([...TABLES.map((table) => table.name), REMOTE_TABLE.name]);

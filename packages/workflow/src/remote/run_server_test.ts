@@ -532,9 +532,25 @@ Deno.test("RM-14: a tree sent as a delta against a known base lands, rebuilt and
     verifyRoot(h.seam, second.root, "the run");
     const run = (await call(owner.send, { type: "read-run" })).run;
     assert.deepEqual(run?.links, [["f03.txt", "g.txt"]]);
-    // The next commit keeps the links only while they fit its root.
+    // The next commit keeps the links only while they fit its root; a refused commit that sent
+    // other links leaves them in force.
     const third = buildRoot({ ...files, "f07.txt": "changed\n" });
     await sendChunks(owner.send, third);
+    await h.refuses(
+      "frontier.stale",
+      () =>
+        refusedCode(
+          owner.send,
+          frame({
+            type: "commit",
+            expected: one,
+            event: logEvent(3),
+            root: third.root,
+            objects: [third.objects[third.objects.length - 1]],
+            links: [],
+          }),
+        ),
+    );
     await h.refuses(
       "links.invalid",
       () =>
@@ -861,7 +877,7 @@ Deno.test("RM-3: a commit's event over the row limit is refused before any SQL",
   });
 });
 
-Deno.test("RM-121: a commit carrying its chunks lands them with its root in one transaction; a wrong digest, a short payload or a stale frontier stores nothing", async () => {
+Deno.test("RM-121: a commit carrying its chunks lands them with its root in one transaction; a wrong digest, a short payload, a stale frontier or a size they do not add up to stores nothing", async () => {
   await withDir(async (dir) => {
     const { h, owner, frontier } = await created(dir);
     using _ = h;
@@ -897,6 +913,24 @@ Deno.test("RM-121: a commit carrying its chunks lands them with its root in one 
       "object.missing",
       () => refusedCode(owner.send, commit({ chunks: undefined }, new Uint8Array())),
     );
+    // A file whose carried chunk does not add up to its size (RM-14 2).
+    const [carried] = headers;
+    const oversize = fileObject(carried.length + 1, [carried.hash]);
+    const oversizeTree = treeObject([
+      { name: "a.txt", kind: "file", mode: 0o644, ref: sha256Hex(oversize) },
+    ]);
+    await h.refuses("object.size", () =>
+      refusedCode(
+        owner.send,
+        commit({
+          root: sha256Hex(oversizeTree),
+          objects: [
+            { hash: sha256Hex(oversize), text: oversize },
+            { hash: sha256Hex(oversizeTree), text: oversizeTree },
+          ],
+          chunks: [carried],
+        }, payload.subarray(0, carried.length)),
+      ));
     const landed = decodeReply(await owner.send(commit({}, payload)));
     assert.equal(landed.reply.type, "commit");
     verifyRoot(h.seam, built.root, "the run");

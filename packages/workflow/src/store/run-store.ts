@@ -129,6 +129,13 @@ const FenceSchema = lazySchema(() =>
   })
 );
 
+const PositionSchema = lazySchema(() =>
+  z.object({
+    seq: z.number().int().positive().nullable(),
+    root: z.string().regex(/^[0-9a-f]{64}$/),
+  }).strict()
+);
+
 const ExecutionRowSchema = lazySchema(() =>
   z.strictObject({
     seq: z.number().check(z.int(), z.positive()),
@@ -247,6 +254,24 @@ export class RunStore {
       eventCount: last?.seq ?? 0,
       root: last?.root ?? row.root,
     };
+  }
+
+  /**
+   * How far the run's journal is committed: its event count and current
+   * root, as `record` reports them, in one statement and without the rest
+   * of the record (an executor that commits remotely reads it per change).
+   */
+  position(): { eventCount: number; root: string } {
+    const rows = this.#sql.exec(
+      "SELECT e.seq, coalesce(e.root, r.root) AS root FROM run r " +
+        "LEFT JOIN (SELECT seq, root FROM event ORDER BY seq DESC LIMIT 1) e",
+    );
+    if (rows.length !== 1) {
+      throw new WorkflowDatabaseCorruptError(`Cannot read ${this.#where}: it holds no run record`);
+    }
+    const { seq, root } = this.#parseRow(rows[0], PositionSchema, "run record");
+    // Event seqs start at 1 and rows are never deleted, so the last seq is the count.
+    return { eventCount: seq ?? 0, root };
   }
 
   /** The run's resolved props. */

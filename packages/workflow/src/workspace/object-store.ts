@@ -105,6 +105,30 @@ export function readObjectText(
   where: string,
   sha256: Sha256 = sha256Hex,
 ): string | undefined {
+  return readStoredObject(sql, hash, where, sha256)?.text;
+}
+
+/** Object `hash` as `readStoredObject` reads it: its full text, and how its row stores it. */
+export interface StoredObject {
+  /** The full text, checked against the hash. */
+  readonly text: string;
+  /** The row's body: the full text, or the delta against `base`. */
+  readonly body: string;
+  /** The base tree the body is a delta against; null when the body is the full text. */
+  readonly base: string | null;
+}
+
+/**
+ * Object `hash` read as `readObjectText` reads it (the same checks), with
+ * its own row's body and base beside the full text: for a caller that sends
+ * a tree as the delta it is stored as, in one read.
+ */
+export function readStoredObject(
+  sql: SqlSeam,
+  hash: string,
+  where: string,
+  sha256: Sha256 = sha256Hex,
+): StoredObject | undefined {
   const top = rowOf(sql, hash, hash, where);
   if (top === undefined) return undefined;
   const deltas: Row[] = [];
@@ -118,7 +142,7 @@ export function readObjectText(
   }
   const text = deltas.length === 0 ? row.body : applyDeltas(row.body, deltas, hash, where);
   if (objectHash(text, sha256) !== hash) throw damaged(where, hash, "does not match its hash");
-  return text;
+  return { text, body: top.body, base: top.base };
 }
 
 function rowOf(sql: SqlSeam, hash: string, reading: string, where: string): Row | undefined {
