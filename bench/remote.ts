@@ -20,8 +20,11 @@
  *   database, for 1,000 and 10,000 files; bytes received counted by the
  *   proxy; the floor is the local `verifyRoot` + `liveRootOf` of the copy.
  * - The reason for the runner's own WebSocket client: one 3.4 KB request
- *   round trip over `RemoteConnection` against the same bytes over Deno's
- *   built-in `WebSocket`.
+ *   (`get-objects` of 50 hashes, each object read and checked by the Durable
+ *   Object) round trip over `RemoteConnection` against the same bytes over
+ *   Deno's built-in `WebSocket`; and a bare `ping` round trip over
+ *   `RemoteConnection` (nothing read or written), the transport's share of
+ *   any request.
  *
  * Invariant: every timed call is checked (effects counted against the copy
  * and the Durable Object's frontier, acquisitions end on the root they
@@ -222,7 +225,7 @@ export interface RemoteRow {
 /** What the remote group measured. */
 export interface RemoteResults {
   effect: { local: RemoteRow; remote: RemoteRow; ratio: number; p99Ratio: number; met: boolean };
-  roundTrip: { client: RemoteRow; builtin: RemoteRow; requestBytes: number };
+  roundTrip: { client: RemoteRow; builtin: RemoteRow; ping: RemoteRow; requestBytes: number };
   bytes: {
     files: number;
     changes: number;
@@ -249,8 +252,10 @@ export interface RemoteResults {
 const ROW = {
   local: "<File> 1 KiB effect, local run (Workspace holding only that file)",
   remote: "<File> 1 KiB effect, remote run in workerd, same Workspace",
-  client: "request round trip to the Durable Object, RemoteConnection (websocket-client.ts)",
+  client:
+    "get-objects of 50 hashes, round trip to the Durable Object, RemoteConnection (websocket-client.ts)",
   builtin: "the same request bytes over Deno's built-in WebSocket",
+  ping: "bare request round trip (ping), RemoteConnection",
 } as const;
 
 /** Runs the remote group. */
@@ -367,17 +372,21 @@ async function measureRoundTrip(
     });
   await builtinCall({ type: "hello", role: "reader" });
   const request = { type: "get-objects" as const, hashes };
-  const [clientMs, builtinMs] = await sampleInterleaved([
+  const [clientMs, builtinMs, pingMs] = await sampleInterleaved([
     async () => {
       const { reply } = await connection.call(request);
       if (reply.objects.length !== hashes.length) throw new Error("Cannot benchmark: short reply");
     },
     () => builtinCall(request),
+    async () => {
+      await connection.call({ type: "ping" });
+    },
   ], ROUND_TRIP_BUDGET);
   builtin.close();
   return {
     client: { name: ROW.client, summary: summarize(clientMs) },
     builtin: { name: ROW.builtin, summary: summarize(builtinMs) },
+    ping: { name: ROW.ping, summary: summarize(pingMs) },
     requestBytes: encodeRequest({ v: 1, id: 1, ...request }).length,
   };
 }
@@ -449,7 +458,9 @@ export function remoteTables(results: RemoteResults): string {
   const { effect, roundTrip, bytes, acquisition } = results;
   const timed = markdownTable(
     ["what", "median ms", "p99 ms", "min ms", "samples"],
-    [effect.local, effect.remote, roundTrip.client, roundTrip.builtin].map((row) => [
+    [effect.local, effect.remote, roundTrip.ping, roundTrip.client, roundTrip.builtin].map((
+      row,
+    ) => [
       row.name,
       fixed(row.summary.medianMs, 3),
       fixed(row.summary.p99Ms, 3),
