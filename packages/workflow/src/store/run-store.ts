@@ -130,10 +130,10 @@ const FenceSchema = lazySchema(() =>
 );
 
 const PositionSchema = lazySchema(() =>
-  z.object({
-    seq: z.number().int().positive().nullable(),
-    root: z.string().regex(/^[0-9a-f]{64}$/),
-  }).strict()
+  z.strictObject({
+    seq: z.nullable(z.number().check(z.int(), z.positive())),
+    root: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  })
 );
 
 const ExecutionRowSchema = lazySchema(() =>
