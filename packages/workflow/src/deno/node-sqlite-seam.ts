@@ -94,7 +94,15 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
         if (this.#db.isTransaction) this.#control("ROLLBACK");
         this.#control("BEGIN IMMEDIATE");
       },
-      commit: () => end(["COMMIT"]),
+      commit: () => {
+        try {
+          end(["COMMIT"]);
+        } catch (error) {
+          // What the transaction wrote may be gone (SQLite rolls back on some failed COMMITs).
+          this.#rollbacks++;
+          throw error;
+        }
+      },
       rollback: () => {
         if (open) this.#rollbacks++;
         end(this.#db.isTransaction ? ["ROLLBACK"] : []);

@@ -15,6 +15,11 @@
  *   a missing base, a malformed row or delta, a depth that does not descend
  *   by one (so no cycle) or a wrong hash is `WorkflowDatabaseCorruptError`.
  *   Nothing is repaired.
+ * - A row is never changed once stored. A connection that counts its
+ *   rollbacks (`SqlSeam.rollbacks`) remembers the depth of each row it
+ *   inserted or read, until its next rollback (which may have removed a row
+ *   it inserted): a delta's base depth is read from storage only when not
+ *   remembered.
  *
  * @module
  */
@@ -71,26 +76,71 @@ export function storeObject(
   text: string,
   delta?: TreeDelta,
 ): boolean {
+  const depths = knownDepths(sql);
   if (delta) {
     const body = `{"remove":${JSON.stringify(delta.remove)},"set":[${delta.set.join(",")}]}`;
     if (body.length <= text.length * MAX_DELTA_SHARE) {
-      const base = DepthSchema.safeParse(
-        sql.exec("SELECT depth FROM ws_object WHERE hash = ?", delta.base)[0],
-      );
-      if (base.success && base.data.depth < MAX_DEPTH) {
-        sql.exec(
-          "INSERT OR IGNORE INTO ws_object (hash, body, base, depth) VALUES (?, ?, ?, ?)",
+      const depth = depths?.get(delta.base) ?? storedDepth(sql, delta.base, depths);
+      if (depth !== undefined && depth < MAX_DEPTH) {
+        const inserted = sql.exec(
+          "INSERT OR IGNORE INTO ws_object (hash, body, base, depth) VALUES (?, ?, ?, ?) " +
+            "RETURNING depth",
           hash,
           body,
           delta.base,
-          base.data.depth + 1,
+          depth + 1,
         );
+        if (inserted.length > 0) remember(depths, hash, depth + 1);
         return true;
       }
     }
   }
-  sql.exec("INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?)", hash, text);
+  const inserted = sql.exec(
+    "INSERT OR IGNORE INTO ws_object (hash, body) VALUES (?, ?) RETURNING depth",
+    hash,
+    text,
+  );
+  if (inserted.length > 0) remember(depths, hash, 0);
   return false;
+}
+
+/** Rows remembered per connection at most (then forgotten together). */
+const MAX_KNOWN_DEPTHS = 4096;
+const depthMemory = new WeakMap<SqlSeam, { rollbacks: number; depths: Map<string, number> }>();
+
+/**
+ * The depths remembered on `sql` since its last rollback (none remembered
+ * across one); undefined for a connection that does not count rollbacks.
+ */
+function knownDepths(sql: SqlSeam): Map<string, number> | undefined {
+  const rollbacks = sql.rollbacks;
+  if (rollbacks === undefined) return undefined;
+  let memory = depthMemory.get(sql);
+  if (memory === undefined || memory.rollbacks !== rollbacks) {
+    memory = { rollbacks, depths: new Map() };
+    depthMemory.set(sql, memory);
+  }
+  return memory.depths;
+}
+
+function remember(depths: Map<string, number> | undefined, hash: string, depth: number): void {
+  if (depths === undefined) return;
+  if (depths.size >= MAX_KNOWN_DEPTHS) depths.clear();
+  depths.set(hash, depth);
+}
+
+/** The stored depth of object `hash`, or undefined when it is missing or malformed. */
+function storedDepth(
+  sql: SqlSeam,
+  hash: string,
+  depths: Map<string, number> | undefined,
+): number | undefined {
+  const base = DepthSchema.safeParse(
+    sql.exec("SELECT depth FROM ws_object WHERE hash = ?", hash)[0],
+  );
+  if (!base.success) return undefined;
+  remember(depths, hash, base.data.depth);
+  return base.data.depth;
 }
 
 /**

@@ -224,3 +224,36 @@ Deno.test("a damaged delta is corruption: bad body, missing base, cycle, wrong d
 function update(sql: SqlSeam, hash: string, set: string): void {
   sql.exec(`UPDATE ws_object SET ${set} WHERE hash = ?`, hash);
 }
+
+Deno.test("a delta's base is never one a rollback removed: a depth remembered before a rollback is read again", () => {
+  const sql = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  sql.transaction(() => Workspace.initialize(sql));
+  const entries = (n: number) =>
+    `[${
+      Array.from({ length: n }, (_, i) =>
+        JSON.stringify([`f${String(i).padStart(2, "0")}`, "file", 420, "a".repeat(64)]))
+    }]`;
+  const baseText = treeObjectOf(entries(40));
+  const base = objectHash(baseText);
+  const nextText = treeObjectOf(entries(41));
+  const next = objectHash(nextText);
+  const delta = { base, set: [JSON.stringify(["f40", "file", 420, "a".repeat(64)])], remove: [] };
+  // The base stored (its depth remembered), then rolled back with its transaction.
+  assert.throws(() =>
+    sql.transaction(() => {
+      storeObject(sql, base, baseText);
+      throw new Error("rolled back");
+    }), /rolled back/);
+  // A delta against it now would name a missing base: the tree is stored in full.
+  assert.equal(sql.transaction(() => storeObject(sql, next, nextText, delta)), false);
+  assert.deepEqual(row(sql, next), { base: null, depth: 0 });
+  assert.equal(readObjectText(sql, next, "d"), nextText);
+  // Stored and kept, the base is used (its depth remembered from the insert).
+  const nextAgainText = treeObjectOf(entries(41).replace('"f40","file",420', '"f40","file",493'));
+  const nextAgain = objectHash(nextAgainText);
+  sql.transaction(() => storeObject(sql, base, baseText));
+  const changed = { ...delta, set: [JSON.stringify(["f40", "file", 493, "a".repeat(64)])] };
+  assert.equal(sql.transaction(() => storeObject(sql, nextAgain, nextAgainText, changed)), true);
+  assert.deepEqual(row(sql, nextAgain), { base, depth: 1 });
+  assert.equal(readObjectText(sql, nextAgain, "d"), nextAgainText);
+});
