@@ -144,7 +144,7 @@ Deno.test("MDX-101, MDX-132: the bundle keeps each command's start-up: --help lo
     const dist = join(dir, "dist");
     await installCli({ dir: dist, root: dir });
     const help = await staticClosure(dist, "./main.js");
-    assert.deepEqual(help.filter((name) => !name.startsWith("./")), ["node:path"]);
+    assert.deepEqual(help.filter((name) => !name.startsWith("./")), []);
     assert.deepEqual(await npmPackages(dist, help), []);
     // The walk is the entry's (so an empty or wrong graph cannot pass): its dispatch and io.
     const text = async (files: string[]) =>
@@ -160,11 +160,7 @@ Deno.test("MDX-101, MDX-132: the bundle keeps each command's start-up: --help lo
       .filter((name) => /^workflow-command-\w+\.js$/.test(name));
     assert.equal(chunk.length, 1);
     const workflow = await staticClosure(dist, `./${chunk[0]}`);
-    assert.deepEqual(workflow.filter((name) => !name.startsWith("./")), [
-      "node:path",
-      "node:sqlite",
-      "node:util",
-    ]);
+    assert.deepEqual(workflow.filter((name) => !name.startsWith("./")), ["node:sqlite"]);
     assert.deepEqual(await npmPackages(dist, workflow), ["zod"]);
     const zodModules = [...(await text(workflow)).matchAll(
       /^\/\/ .*\/registry\.npmjs\.org\/zod\/[^/]+\/(v4\/[a-z]+)\//gm,

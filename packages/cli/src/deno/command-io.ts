@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolutePath, resolvePath } from "@xmd/core/deno/internal";
 
 /** The process as a command sees it. */
 export interface CommandIo {
@@ -69,7 +69,7 @@ export function processIo(signal: AbortSignal): CommandIo {
     interactive: Deno.stdin.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
     signal,
-    resolve: (path) => isAbsolute(path) ? path : resolve(cwd, path),
+    resolve: (path) => isAbsolutePath(path) ? path : resolvePath(cwd, path),
     readStdin: async () => new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
   };
 }
@@ -96,5 +96,5 @@ export async function inDirectory(io: CommandIo, directory: string): Promise<Com
   if (!isDirectory) {
     throw new UsageError(`Cannot use --cwd="${directory}": it is not a directory`);
   }
-  return { ...io, cwd, resolve: (path) => isAbsolute(path) ? path : resolve(cwd, path) };
+  return { ...io, cwd, resolve: (path) => isAbsolutePath(path) ? path : resolvePath(cwd, path) };
 }

@@ -1,7 +1,8 @@
 /**
- * One argument grammar for `xmd` commands: `node:util` `parseArgs` over a
- * declared command, so `--flag value` and `--flag=value` mean the same
- * everywhere, and every command has its own help page.
+ * One argument grammar for `xmd` commands: `node:util`'s `parseArgs`
+ * grammar (`argument-reader.ts`) over a declared command, so `--flag value`
+ * and `--flag=value` mean the same everywhere, and every command has its own
+ * help page.
  *
  * Invariant: an unknown option or command is refused with a `UsageError`
  * naming it (and the closest known one, when one is close), and the command's
@@ -10,7 +11,7 @@
  * @module
  */
 import { didYouMean } from "@xmd/core/internal";
-import { parseArgs } from "node:util";
+import { type ArgumentOption, readArguments, type RefusedArguments } from "./argument-reader.ts";
 import { UsageError } from "./usage-error.ts";
 
 /** One option of a command. */
@@ -54,19 +55,15 @@ export interface ParsedCommand {
 
 /** Parses `args` against `spec`. */
 export function parseCommand(spec: CommandSpec, args: readonly string[]): ParsedCommand {
-  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {
+  const options: Record<string, ArgumentOption> = {
     help: { type: "boolean", short: "h" },
   };
   for (const option of spec.options) {
     options[option.name] = { type: option.value === undefined ? "boolean" : "string" };
   }
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw usageError(spec, error);
-  }
-  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const parsed = readArguments(args, options);
+  if ("refused" in parsed) throw usageError(spec, parsed);
+  const values = parsed.values;
   const help = values.help === true;
   const required = spec.positionals.filter((positional) => !positional.startsWith("[")).length;
   const given = parsed.positionals.length;
@@ -122,11 +119,9 @@ export function unknownCommand(
   );
 }
 
-function usageError(spec: CommandSpec, error: unknown): UsageError {
-  const code = (error as { code?: string }).code;
-  const message = error instanceof Error ? error.message : String(error);
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
-    const typed = /'(-{1,2}[^']*)'/.exec(message)?.[1] ?? "?";
+function usageError(spec: CommandSpec, refusal: RefusedArguments): UsageError {
+  if (refusal.refused === "unknown-option") {
+    const typed = refusal.option;
     const close = didYouMean(
       typed.replace(/^-+/, ""),
       spec.options.map((option) => option.name),
@@ -137,14 +132,11 @@ function usageError(spec: CommandSpec, error: unknown): UsageError {
       }: run ${spec.command} --help`,
     );
   }
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    const name = /--([\w-]+)/.exec(message)?.[1];
-    const option = spec.options.find((candidate) => candidate.name === name);
-    return new UsageError(
-      option?.value
-        ? `Option --${option.name} needs a value: write --${option.name} ${option.value}`
-        : `Option --${name} takes no value: run ${spec.command} --help`,
-    );
-  }
-  return new UsageError(`Cannot read the arguments: run ${spec.command} --help`);
+  const name = refusal.option;
+  const option = spec.options.find((candidate) => candidate.name === name);
+  return new UsageError(
+    option?.value
+      ? `Option --${option.name} needs a value: write --${option.name} ${option.value}`
+      : `Option --${name} takes no value: run ${spec.command} --help`,
+  );
 }

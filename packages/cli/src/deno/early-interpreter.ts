@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolutePath, joinPath } from "@xmd/core/deno/internal";
 import type { PrestartedInterpreter } from "@xmd/workflow/deno/interpreter";
 import type { CommandIo } from "./command-io.ts";
 
@@ -87,7 +87,7 @@ export async function earlyInterpreter(
   const heapLimit = heapLimitMib(io.env);
   if (document === undefined || document === "" || heapLimit === null) return undefined;
   try {
-    const path = isAbsolute(document) ? document : join(io.cwd, document);
+    const path = isAbsolutePath(document) ? document : joinPath(io.cwd, document);
     // Only a regular file is read twice: reading a pipe here would take its text from the start.
     if (!(await Deno.stat(path)).isFile) return undefined;
     if (!EXEC_FENCE.test(await Deno.readTextFile(path))) return undefined;

@@ -151,6 +151,7 @@ Deno.test("Public surface: each public entry exports exactly the values listed, 
 Deno.test("Public surface: every internal entry is documented as unstable and named so", async () => {
   const internal = (await entries()).filter(({ specifier }) => specifier.endsWith("/internal"));
   assert.deepEqual(internal.map(({ specifier }) => specifier).sort(), [
+    "@xmd/core/deno/internal",
     "@xmd/core/internal",
     "@xmd/workflow/deno/internal",
     "@xmd/workflow/internal",

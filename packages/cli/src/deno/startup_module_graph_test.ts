@@ -61,8 +61,11 @@ Deno.test("MDX-80: xmd --help, --version and help load the dispatch alone: no np
   const loaded = await loadedAtStart(MAIN);
   // The walk really is the executable's (so an empty or wrong graph cannot pass).
   assert.ok(loaded.includes("packages/cli/src/deno/cli.ts"));
+  // No Node built-in (the first one loads the Node compatibility layer): host paths from core's
+  // own path functions, which load nothing else.
   assert.deepEqual(loaded.filter((specifier) => !specifier.startsWith("packages/cli/")), [
-    "node:path",
+    "packages/core/deno-internal.ts",
+    "packages/core/src/deno/posix-path.ts",
   ]);
   assert.deepEqual(
     loaded.filter((specifier) => /command|usage-error|argument-echo|completions/.test(specifier)),
@@ -99,11 +102,8 @@ Deno.test("MDX-82: xmd workflow list, status and history load no engine, executo
       "packages/cli/src/deno/workflow-format.ts",
     ]
   ) assert.ok(loaded.includes(used), used);
-  assert.deepEqual(loaded.filter((specifier) => specifier.startsWith("node:")), [
-    "node:path",
-    "node:sqlite",
-    "node:util",
-  ]);
+  // node:sqlite alone: node:path and node:util would load the Node compatibility layer.
+  assert.deepEqual(loaded.filter((specifier) => specifier.startsWith("node:")), ["node:sqlite"]);
   const running = loaded.filter((specifier) =>
     /^packages\/core\/(mod|deno)\.ts$|\/(engine\/run-program|document\/(load|parse)-|expression\/|props\/|secret\/)/
       .test(specifier) ||
@@ -143,7 +143,7 @@ Deno.test("MDX-130: the early start of Worker Shell's interpreter loads no npm p
   assert.ok(interpreter.includes("packages/workflow/src/deno/worker-shell-process.ts"));
   assert.deepEqual(
     [...early, ...interpreter].filter((specifier) => !specifier.startsWith("packages/")).sort(),
-    ["node:path", "node:url"],
+    ["node:url"],
   );
   assert.deepEqual(
     [...early, ...interpreter].filter((specifier) =>

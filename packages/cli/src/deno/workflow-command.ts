@@ -48,7 +48,7 @@ import {
   LocalWorkflowHost,
   type WorkerShellOptions,
 } from "@xmd/workflow/deno/local";
-import { isAbsolute, join } from "node:path";
+import { isAbsolutePath, joinPath } from "@xmd/core/deno/internal";
 import { heapLimitMib } from "./early-interpreter.ts";
 import { answerForm, readAnswer, resolveQuestion } from "./answer-input.ts";
 import type { CommandIo } from "./command-io.ts";
@@ -138,7 +138,7 @@ const EXIT: Record<RunStatus, number> = {
 export function runsFolder(env: Record<string, string | undefined>): string {
   const configured = env.XMD_WORKFLOW_RUNS;
   if (configured !== undefined && configured !== "") {
-    if (!isAbsolute(configured)) {
+    if (!isAbsolutePath(configured)) {
       throw new UsageError(
         `XMD_WORKFLOW_RUNS must be an absolute path, not "${configured}": set it to a full path such as /home/me/runs`,
       );
@@ -149,7 +149,7 @@ export function runsFolder(env: Record<string, string | undefined>): string {
   if (!home) {
     throw new UsageError("Cannot find the runs folder: set HOME or XMD_WORKFLOW_RUNS");
   }
-  return join(home, ".xmd", "runs");
+  return joinPath(home, ".xmd", "runs");
 }
 
 /** Worker Shell's options: `XMD_WORKER_SHELL_HEAP_MIB` sets its interpreter's heap limit. */

@@ -29,7 +29,7 @@ import {
   observedShell,
   propsEvent,
 } from "@xmd/core/internal";
-import { basename, join } from "node:path";
+import { basenameOf, joinPath } from "@xmd/core/deno/internal";
 import {
   AnswerRefusedError,
   RunDatabaseAccessError,
@@ -66,7 +66,6 @@ import { liveHardLinks } from "../workspace/hard-links.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
 import { diffRoots, walkRoot } from "../workspace/walk-root.ts";
 import { ExecutorLock } from "./executor-lock.ts";
-import { checkExportTarget, exportDirectory } from "./export-directory.ts";
 import type { WorkerShellOptions } from "./worker-shell.ts";
 import type { PrestartedInterpreter } from "./worker-shell-prestart.ts";
 import { openRunDatabase, readConsistently, readRunDatabase } from "./run-database.ts";
@@ -118,7 +117,7 @@ export class LocalWorkflowHost implements WorkflowHost {
 
   /** The database path of run `id`. */
   pathOf(id: string): string {
-    return join(this.#runs, `${sha256Hex(id)}.sqlite`);
+    return joinPath(this.#runs, `${sha256Hex(id)}.sqlite`);
   }
 
   /**
@@ -311,7 +310,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
     const where = `run "${id}"`;
-    const { nativeSha256Hex } = await running();
+    const { checkExportTarget, exportDirectory, nativeSha256Hex } = await running();
     return await this.#read(path, id, async (store) => {
       const seam = store.sql;
       const record = store.record();
@@ -357,7 +356,7 @@ export class LocalWorkflowHost implements WorkflowHost {
     }
     for (const entry of entries) {
       if (!entry.isFile || !/^[0-9a-f]{64}\.sqlite$/.test(entry.name)) continue;
-      const path = join(this.#runs, entry.name);
+      const path = joinPath(this.#runs, entry.name);
       const where = `run file ${entry.name}`;
       try {
         const seam = readRunDatabase(path, where);
@@ -613,7 +612,7 @@ function rootAfter(store: RunStore, id: string, event: number): string {
  */
 function checkFileName(store: RunStore, path: string, where: string): RunRecord {
   const record = store.record();
-  if (basename(path) === `${sha256Hex(record.id)}.sqlite`) return record;
+  if (basenameOf(path) === `${sha256Hex(record.id)}.sqlite`) return record;
   throw new WorkflowDatabaseCorruptError(
     `Cannot open ${where}: its file holds another run than the one it is named for (a copied or renamed file). It is left as it is`,
   );

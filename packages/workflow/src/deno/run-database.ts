@@ -32,7 +32,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirnameOf } from "@xmd/core/deno/internal";
 import { DatabaseSync } from "node:sqlite";
 import {
   RunDatabaseAccessError,
@@ -315,7 +315,7 @@ function buildSchema(path: string, where: string): void {
   // some file systems cannot open or sync a folder, and refusing there would
   // refuse every start where SQLite alone worked.
   try {
-    using folder = Deno.openSync(dirname(path), { read: true });
+    using folder = Deno.openSync(dirnameOf(path), { read: true });
     folder.syncSync();
   } catch {
     // The rename stands; only its durability across a power loss is the file system's.
