@@ -98,8 +98,11 @@ export class NodeSqliteSeam implements SqlSeam, Disposable {
         try {
           end(["COMMIT"]);
         } catch (error) {
-          // What the transaction wrote may be gone (SQLite rolls back on some failed COMMITs).
+          // Some failed COMMITs leave the transaction open (a deferred constraint, a busy
+          // database); it is over for the caller either way, so what it wrote is rolled back
+          // and the connection can begin the next one.
           this.#rollbacks++;
+          if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
           throw error;
         }
       },
