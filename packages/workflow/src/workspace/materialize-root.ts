@@ -209,7 +209,7 @@ function readCanonical<T>(
   schema: Schema<T>,
   render: (value: T) => string,
 ): T {
-  const text = readObjectText(run.sql, hash, run.where);
+  const text = readObjectText(run.sql, hash, run.where, run.sha256);
   if (text === undefined) throw run.damaged(`object ${hash.slice(0, 12)} is missing`);
   let value: unknown;
   try {

@@ -211,7 +211,7 @@ function hashOne(sql: SqlSeam, sha256: Sha256, ino: number, walk: Walk, known?: 
     const text = fileObject(inode.size, parseChunks(inode.chunks, ino));
     return stored(sql, sha256, ino, walk, text);
   }
-  const patched = patchedTree(sql, ino, walk);
+  const patched = patchedTree(sql, sha256, ino, walk);
   if (!patched) return stored(sql, sha256, ino, walk, treeObjectOf(allEntries(sql, ino)));
   const { tree, delta } = patched;
   const text = tree.text;
@@ -246,9 +246,14 @@ interface PatchedTree {
 }
 
 /** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
-function patchedTree(sql: SqlSeam, ino: number, walk: Walk): PatchedTree | undefined {
+function patchedTree(
+  sql: SqlSeam,
+  sha256: Sha256,
+  ino: number,
+  walk: Walk,
+): PatchedTree | undefined {
   const changes = changesIn(sql, ino);
-  const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base));
+  const base = changes && (recallTree(sql, changes.base) ?? storedTree(sql, changes.base, sha256));
   if (!changes || !base) return undefined;
   const looked = walk.entries.get(ino);
   const tree = new PatchedTreeText(base);
@@ -276,8 +281,8 @@ function patchedTree(sql: SqlSeam, ino: number, walk: Walk): PatchedTree | undef
 }
 
 /** A stored tree object, parsed; undefined when missing or not a tree (a damaged delta throws). */
-function storedTree(sql: SqlSeam, hash: string): SortedTree | undefined {
-  const text = readObjectText(sql, hash, "the Workspace");
+function storedTree(sql: SqlSeam, hash: string, sha256: Sha256): SortedTree | undefined {
+  const text = readObjectText(sql, hash, "the Workspace", sha256);
   if (text === undefined) return undefined;
   let value: unknown;
   try {

@@ -5,6 +5,7 @@ import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import { NodeSqliteSeam } from "../deno/node-sqlite-seam.ts";
 import type { SqlSeam, SqlValue } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "./hard-links.ts";
+import { materializeRoot } from "./materialize-root.ts";
 import { publishRoot } from "./publish-root.ts";
 import { fileObject, objectHash, treeObject } from "./root-format.ts";
 import { verifyRoot } from "./verify-root.ts";
@@ -259,4 +260,22 @@ Deno.test("WS-90: verifyRoot and walkRoot hash every object and chunk they read 
     if (entry.kind === "file") [...entry.chunks()];
   }
   assert.equal(calls, reads);
+});
+
+Deno.test("WS-90: materializeRoot hashes every object and chunk it reads with the SHA-256 it is given", () => {
+  const ws = workspace();
+  ws.mkdir("/a");
+  ws.writeFile("/a/one.txt", text("one"));
+  ws.writeFile("/a/two.txt", text("two"));
+  ws.writeFile("/three.txt", text("three"));
+  const root = publish(ws);
+  let calls = 0;
+  const counted = (data: string | Uint8Array) => {
+    calls++;
+    return sha256Hex(data);
+  };
+  ws.sql.transaction(() => materializeRoot(ws.sql, root, [], "the Workspace", counted));
+  // Two trees (/ and /a), three file objects, three chunks, each once.
+  assert.equal(calls, 2 + 3 + 3);
+  assert.equal(publish(ws), root);
 });
