@@ -239,43 +239,38 @@ Deno.test("liveHardLinks groups the paths sharing an inode, only for the live ro
   assert.deepEqual(liveHardLinks(ws.sql, now), [], "a live state past the root is not that root");
 });
 
-Deno.test("WS-90: verifyRoot and walkRoot hash every object and chunk they read with the SHA-256 they are given", () => {
+/** Two directories, three files, published; and a SHA-256 that counts its calls. */
+function countedRoot() {
   const ws = workspace();
   ws.mkdir("/a");
   ws.writeFile("/a/one.txt", text("one"));
   ws.writeFile("/a/two.txt", text("two"));
   ws.writeFile("/three.txt", text("three"));
-  const root = publish(ws);
-  // Two trees (/ and /a), three file objects, three chunks.
-  const reads = 2 + 3 + 3;
-  let calls = 0;
-  const counted = (data: string | Uint8Array) => {
-    calls++;
-    return sha256Hex(data);
+  const counter = {
+    calls: 0,
+    sha256: (data: string | Uint8Array) => {
+      counter.calls++;
+      return sha256Hex(data);
+    },
   };
-  verifyRoot(ws.sql, root, "the Workspace", counted);
-  assert.equal(calls, reads);
-  calls = 0;
-  for (const entry of walkRoot(ws.sql, root, "the Workspace", counted)) {
+  // Two trees (/ and /a), three file objects, three chunks.
+  return { ws, root: publish(ws), counter, reads: 2 + 3 + 3 };
+}
+
+Deno.test("WS-90: verifyRoot and walkRoot hash every object and chunk they read with the SHA-256 they are given", () => {
+  const { ws, root, counter, reads } = countedRoot();
+  verifyRoot(ws.sql, root, "the Workspace", counter.sha256);
+  assert.equal(counter.calls, reads);
+  counter.calls = 0;
+  for (const entry of walkRoot(ws.sql, root, "the Workspace", counter.sha256)) {
     if (entry.kind === "file") [...entry.chunks()];
   }
-  assert.equal(calls, reads);
+  assert.equal(counter.calls, reads);
 });
 
 Deno.test("WS-90: materializeRoot hashes every object and chunk it reads with the SHA-256 it is given", () => {
-  const ws = workspace();
-  ws.mkdir("/a");
-  ws.writeFile("/a/one.txt", text("one"));
-  ws.writeFile("/a/two.txt", text("two"));
-  ws.writeFile("/three.txt", text("three"));
-  const root = publish(ws);
-  let calls = 0;
-  const counted = (data: string | Uint8Array) => {
-    calls++;
-    return sha256Hex(data);
-  };
-  ws.sql.transaction(() => materializeRoot(ws.sql, root, [], "the Workspace", counted));
-  // Two trees (/ and /a), three file objects, three chunks, each once.
-  assert.equal(calls, 2 + 3 + 3);
+  const { ws, root, counter, reads } = countedRoot();
+  ws.sql.transaction(() => materializeRoot(ws.sql, root, [], "the Workspace", counter.sha256));
+  assert.equal(counter.calls, reads, "each object and chunk once");
   assert.equal(publish(ws), root);
 });
