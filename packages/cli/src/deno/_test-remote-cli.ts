@@ -108,7 +108,30 @@ export class RemoteStage implements AsyncDisposable {
     const repository = github.addRepository("octo/app");
     const other = github.addRepository("octo/other");
     const stranger = github.addRepository("octo/stranger");
-    const port = freePort();
+    // The port is chosen before workerd binds it, since the audience names it: another process
+    // can take it in between, so a start refused for a taken address is retried on another port.
+    for (let attempt = 1;; attempt++) {
+      try {
+        return await RemoteStage.#startOn(freePort(), oidc, github, repository, other, stranger);
+      } catch (error) {
+        const taken = (error as { code?: unknown }).code === "ERR_ADDRESS_IN_USE";
+        if (!taken || attempt === 3) {
+          await github[Symbol.asyncDispose]();
+          await oidc[Symbol.asyncDispose]();
+          throw error;
+        }
+      }
+    }
+  }
+
+  static async #startOn(
+    port: number,
+    oidc: FakeOidcIssuer,
+    github: FakeGitHub,
+    repository: FakeRepository,
+    other: FakeRepository,
+    stranger: FakeRepository,
+  ): Promise<RemoteStage> {
     const config = {
       XMD_GITHUB_HOST: GITHUB_HOST,
       XMD_GITHUB_API_URL: github.url,

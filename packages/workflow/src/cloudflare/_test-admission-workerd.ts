@@ -154,7 +154,14 @@ export class AdmissionWorkerd implements AsyncDisposable {
       },
     } as MiniflareOptions;
     const mf = new Miniflare(mfOptions);
-    return new AdmissionWorkerd(mf, mfOptions, await mf.ready, dir, sink);
+    try {
+      return new AdmissionWorkerd(mf, mfOptions, await mf.ready, dir, sink);
+    } catch (error) {
+      // A workerd that did not start (its port taken meanwhile, say) leaves nothing behind.
+      await mf.dispose().catch(() => {});
+      await Deno.remove(dir, { recursive: true });
+      throw error;
+    }
   }
 
   /** Everything workerd printed so far. */
