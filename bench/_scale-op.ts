@@ -9,7 +9,7 @@
  * Operations, each through `LocalWorkflowHost` as the CLI calls it:
  * - `resume`: the run (a copy, made before the clock starts) is answered and
  *   resumed to completion: verification, replay of every event, one effect.
- * - `history`: every event read, serialized as `history --json` prints it.
+ * - `history`: every event read and serialized as `history --json` writes it, a page at a time.
  * - `export`: the current root written into a new folder.
  * - `host-floor`: the same tree `export` writes for the scale run (folders of
  *   100 files of a few bytes) written by bare synchronous host calls (mkdir,
@@ -29,6 +29,7 @@
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { LocalWorkflowHost } from "@xmd/workflow/deno";
+import { HistoryJsonWriter } from "../packages/cli/src/deno/history-json.ts";
 import { nativeSha256Hex, NodeSqliteSeam } from "@xmd/workflow/deno/internal";
 import { publishRoot, Workspace } from "@xmd/workflow/internal";
 
@@ -91,9 +92,19 @@ switch (op) {
     break;
   }
   case "history": {
-    const history = await host.history(id);
-    const json = JSON.stringify(history);
-    check(history.events.length === expected && json.length > 0, "events are missing");
+    // As the CLI prints it: written a page at a time, here into a count of its characters.
+    let characters = 0;
+    let events = 0;
+    const writer = new HistoryJsonWriter((text) => characters += text.length);
+    await host.streamHistory(id, {
+      inspection: (inspection) => writer.inspection(inspection),
+      events: (page) => {
+        events += page.length;
+        writer.events(page);
+      },
+    });
+    writer.end();
+    check(events === expected && characters > 0, "events are missing");
     break;
   }
   case "export": {

@@ -176,6 +176,7 @@ function issueHost(remote: RemoteWorkflowHost, id: string): WorkflowHost {
       remote.answer(run, suspensionId, value, secretDetection).catch(explained),
     inspect: (run) => remote.inspect(run).catch(explained),
     history: (run) => remote.history(run).catch(explained),
+    streamHistory: (run, sink) => remote.streamHistory(run, sink).catch(explained),
     list: async (): Promise<RunListing> => {
       try {
         return { runs: [await remote.inspect(id)], unreadable: [] };

@@ -35,6 +35,7 @@ import {
   ExportRefusedError,
   RUN_STATUSES,
   RunConflictError,
+  type RunInspection,
   RunNotFoundError,
   RunsFolderError,
   RunStateError,
@@ -69,12 +70,14 @@ import {
 import { parseRunArguments } from "./run-arguments.ts";
 import { WORKFLOW_COMMANDS } from "./workflow-commands.ts";
 import { UsageError } from "./usage-error.ts";
+import { HistoryJsonWriter } from "./history-json.ts";
 import {
   describeStop,
-  formatHistory,
+  formatHistoryRows,
   formatList,
   formatStatus,
   formatStatusMarkdown,
+  historyRow,
   inspectionJson,
 } from "./workflow-format.ts";
 
@@ -353,24 +356,23 @@ async function run(
     }
     case "history": {
       const [id] = positionals;
-      const history = await host.history(id);
-      io.stdout(
-        json
-          ? JSON.stringify(
-            {
-              ...inspectionJson(history),
-              events: history.events.map((entry) => ({
-                id: entry.id,
-                at: entry.at,
-                root: entry.root,
-                ...entry.event,
-              })),
-            },
-            null,
-            2,
-          ) + "\n"
-          : formatHistory(history, Date.now(), name.text),
-      );
+      if (json) {
+        // Written as it is read (WF-202): one page of events is held, however long the journal.
+        const writer = new HistoryJsonWriter(io.stdout);
+        await host.streamHistory(id, writer);
+        writer.end();
+        return 0;
+      }
+      const now = Date.now();
+      let inspection: RunInspection | undefined;
+      const rows: string[][] = [];
+      await host.streamHistory(id, {
+        inspection: (read) => inspection = read,
+        events: (page) => {
+          for (const entry of page) rows.push(historyRow(entry, now));
+        },
+      });
+      io.stdout(formatHistoryRows(inspection!, rows, now, name.text));
       return 0;
     }
     case "export": {

@@ -5,7 +5,7 @@
  * @module
  */
 import type { JournalEvent } from "@xmd/core";
-import type { RunHistory, RunInspection, StopReason } from "@xmd/workflow";
+import type { HistoryEvent, RunHistory, RunInspection, StopReason } from "@xmd/workflow";
 
 /** A time relative to `now`: "just now", "5s ago", "3min ago", "2h ago", "4d ago". */
 export function relativeTime(at: number, now: number): string {
@@ -49,7 +49,13 @@ export function inspectionJson(inspection: RunInspection) {
 }
 
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  // A loop, not `Math.max(...column)`: a long history has more rows than a call takes arguments.
+  const widths = rows[0].map(() => 0);
+  for (const row of rows) {
+    for (let column = 0; column < row.length; column++) {
+      if (row[column].length > widths[column]) widths[column] = row[column].length;
+    }
+  }
   return rows.map((row) =>
     row.map((cell, column) => column === row.length - 1 ? cell : cell.padEnd(widths[column]))
       .join("  ").trimEnd()
@@ -138,21 +144,39 @@ function eventSummary(event: JournalEvent): [string, string, string, string] {
   return [event.coroutineId, event.description.type, event.description.name, result];
 }
 
+/** One event's row of `xmd workflow history`: id, time, coroutine, kind, position, result, root. */
+export function historyRow(entry: HistoryEvent, now: number): string[] {
+  return [
+    String(entry.id),
+    relativeTime(entry.at, now),
+    ...eventSummary(entry.event),
+    entry.root.slice(0, 12),
+  ];
+}
+
+/** `xmd workflow history` from the rows {@linkcode historyRow} made, in order. */
+export function formatHistoryRows(
+  inspection: RunInspection,
+  rows: string[][],
+  now: number,
+  name: string = inspection.record.id,
+): string {
+  const header = formatStatus(inspection, now, name);
+  if (rows.length === 0) return header + "\nNo events yet.\n";
+  return header + "\n" +
+    table([["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT", "ROOT"], ...rows]);
+}
+
 /** `xmd workflow history`. */
 export function formatHistory(
   history: RunHistory,
   now: number,
   name: string = history.record.id,
 ): string {
-  const header = formatStatus(history, now, name);
-  if (history.events.length === 0) return header + "\nNo events yet.\n";
-  return header + "\n" + table([
-    ["EVENT", "WHEN", "COROUTINE", "KIND", "WHERE", "RESULT", "ROOT"],
-    ...history.events.map((entry) => [
-      String(entry.id),
-      relativeTime(entry.at, now),
-      ...eventSummary(entry.event),
-      entry.root.slice(0, 12),
-    ]),
-  ]);
+  return formatHistoryRows(
+    history,
+    history.events.map((entry) => historyRow(entry, now)),
+    now,
+    name,
+  );
 }

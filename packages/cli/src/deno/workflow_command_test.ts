@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { sha256Hex } from "@xmd/core";
+import { LocalWorkflowHost } from "@xmd/workflow/deno";
 import { ExecutorLock } from "@xmd/workflow/deno/internal";
 import { runXmd, spawnXmd, type XmdResult } from "./_run-xmd.ts";
 import { workflowCommand } from "./workflow-command.ts";
@@ -1085,4 +1086,52 @@ Deno.test("WF-32 a runs folder that cannot hold runs is refused with one xmd: li
     await runXmd(["workflow", "list"], { cwd: box.cwd, env: { HOME: home } }),
     `Cannot use the runs folder "${home}/.xmd/runs": cannot read it: not a directory (ENOTDIR). Set XMD_WORKFLOW_RUNS to a folder you can write`,
   );
+});
+
+Deno.test("WF-202: history --json of a journal longer than a page is the whole history's JSON, byte for byte; the table lists every event", async () => {
+  const items = Array.from({ length: 600 }, (_, i) => i).join(", ");
+  const box = await sandbox({
+    "long.md": `<Let as="items" value={[${items}]} />\n\n<Each items={items} as="i">` +
+      "<File path={`f/${i}.txt`}>{i}</File></Each>\n\ndone\n",
+  });
+  const started = await box.xmd("start", "--id=long", "long.md");
+  assert.equal(started.code, 0, started.stderr);
+
+  const streamed = await box.xmd("history", "long", "--json");
+  assert.equal(streamed.code, 0, streamed.stderr);
+  const history = JSON.parse(streamed.stdout);
+  assert.equal(history.events.length, 602, "the props event, 600 writes and the root close");
+  assert.deepEqual(history.events.map((event: { id: number }) => event.id), [
+    ...Array.from({ length: 602 }, (_, i) => i + 1),
+  ]);
+  // The bytes `JSON.stringify` of the parsed whole gives: no page boundary shows in the text.
+  assert.equal(streamed.stdout, JSON.stringify(history, null, 2) + "\n");
+  assert.equal(await historyJson(box, "long"), streamed.stdout);
+
+  // The host hands the events over a page at a time, and they are the whole history's.
+  const host = new LocalWorkflowHost(box.runs);
+  const pages: number[] = [];
+  const events: unknown[] = [];
+  await host.streamHistory("long", {
+    inspection: (inspection) => assert.equal(inspection.record.eventCount, 602),
+    events: (page) => {
+      pages.push(page.length);
+      events.push(...page);
+    },
+  });
+  assert.deepEqual(pages, [256, 256, 90]);
+  assert.deepEqual(events, (await host.history("long")).events);
+
+  const asked = await sandbox({ "ask.md": ASK_DOC });
+  assert.equal((await asked.xmd("start", "--id=r1", "--props-who=Ada", "ask.md")).code, 2);
+  const short = await asked.xmd("history", "r1", "--json");
+  assert.equal(JSON.parse(short.stdout).events.length, 2);
+  assert.equal(short.stdout, JSON.stringify(JSON.parse(short.stdout), null, 2) + "\n");
+
+  const human = await box.xmd("history", "long");
+  assert.equal(human.code, 0, human.stderr);
+  const table = human.stdout.split("\n\n").at(-1)!.trimEnd().split("\n");
+  assert.equal(table.length, 603, "a header and every event");
+  assertColumnsAligned(table);
+  assert.match(table[602], /^602 +just now|^602 +\d+s ago/);
 });

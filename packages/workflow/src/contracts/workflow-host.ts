@@ -67,7 +67,32 @@ export interface RunHistory extends RunInspection {
    * Every event with its id (1-based), commit time (milliseconds) and the
    * Workspace root current after it.
    */
-  events: { id: number; at: number; root: string; event: JournalEvent }[];
+  events: HistoryEvent[];
+}
+
+/** One committed journal event as `history` returns it. */
+export interface HistoryEvent {
+  /** Its id (1-based). */
+  id: number;
+  /** Its commit time (milliseconds). */
+  at: number;
+  /** The Workspace root current after it. */
+  root: string;
+  /** The event. */
+  event: JournalEvent;
+}
+
+/**
+ * Where {@linkcode WorkflowHost.streamHistory} delivers a run's history:
+ * `inspection` once, first, then `events` once per page of events, in order
+ * (never for an empty journal). Every call comes from one read of the run,
+ * so the pages and the inspection are one consistent snapshot.
+ */
+export interface HistorySink {
+  /** The run's inspection. */
+  inspection(inspection: RunInspection): void;
+  /** The next page of events. */
+  events(page: readonly HistoryEvent[]): void;
 }
 
 /** How `export` writes modes. */
@@ -137,6 +162,11 @@ export interface WorkflowHost {
   inspect(id: string): Promise<RunInspection>;
   /** A run's inspection and its committed journal events. */
   history(id: string): Promise<RunHistory>;
+  /**
+   * The same as {@linkcode history}, delivered to `sink` a page at a time:
+   * what is held is one page of events, however long the journal.
+   */
+  streamHistory(id: string, sink: HistorySink): Promise<void>;
   /** Lists every run, and the run files it could not read. */
   list(): Promise<RunListing>;
   /**

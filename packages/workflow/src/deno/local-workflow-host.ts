@@ -46,6 +46,8 @@ import type {
   ExecutionReport,
   ExportOptions,
   ExportReport,
+  HistoryEvent,
+  HistorySink,
   RunDiff,
   RunHistory,
   RunInspection,
@@ -60,7 +62,7 @@ import { newRun } from "../execution/new-run.ts";
 import { checkStartConflict } from "../execution/start-conflict.ts";
 import { gateStart } from "../execution/start-gate.ts";
 import { checkWorkflowSupport, hasExecBlocks } from "../execution/workflow-support.ts";
-import { checkCancellable, RunStore } from "../store/run-store.ts";
+import { checkCancellable, EVENT_PAGE, RunStore } from "../store/run-store.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import { liveHardLinks } from "../workspace/hard-links.ts";
 import { verifyRoot } from "../workspace/verify-root.ts";
@@ -298,6 +300,24 @@ export class LocalWorkflowHost implements WorkflowHost {
       id,
       (store) => ({ ...inspectStore(store), events: store.events() }),
     );
+  }
+
+  async streamHistory(id: string, sink: HistorySink): Promise<void> {
+    checkRunId(id);
+    const path = this.pathOf(id);
+    await this.#requireExists(path, id);
+    await this.#read(path, id, (store) => {
+      sink.inspection(inspectStore(store));
+      let page: HistoryEvent[] = [];
+      for (const { id, at, root, event } of store.eachEvent()) {
+        page.push({ id, at, root, event });
+        if (page.length === EVENT_PAGE) {
+          sink.events(page);
+          page = [];
+        }
+      }
+      if (page.length > 0) sink.events(page);
+    });
   }
 
   async export(

@@ -47,6 +47,7 @@ import type {
   ExecutionReport,
   ExportOptions,
   ExportReport,
+  HistorySink,
   RunDiff,
   RunHistory,
   RunInspection,
@@ -284,6 +285,13 @@ export class RemoteWorkflowHost implements WorkflowHost, Disposable {
     // As locally: each event with its id, time and root; the execution that wrote it is internal.
     const events = found.events.map(({ id, at, root, event }) => ({ id, at, root, event }));
     return { ...inspection(record, pending, executions), events };
+  }
+
+  /** The remote run's history arrives whole, in one read: it is delivered as one page. */
+  async streamHistory(id: string, sink: HistorySink): Promise<void> {
+    const { events, ...inspection } = await this.history(id);
+    sink.inspection(inspection);
+    if (events.length > 0) sink.events(events);
   }
 
   list(): Promise<RunListing> {
