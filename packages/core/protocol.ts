@@ -45,7 +45,7 @@ export type { JsonObject, JsonValue } from "./src/json/json-value.ts";
 export type { Schema, SchemaIssue, SchemaResult } from "./src/json/schema.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
 export { lazySchema } from "./src/json/lazy-schema.ts";
-export { sha256Hex } from "./src/hash/sha256.ts";
+export { Sha256Hasher, sha256Hex } from "./src/hash/sha256.ts";
 export { EffectRefusal } from "./src/engine/effect-refusal.ts";
 export {
   FileSystemError,

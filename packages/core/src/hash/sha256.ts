@@ -21,25 +21,17 @@ const K = new Uint32Array([
 const encoder = new TextEncoder();
 // Reused across calls: hashing is synchronous, so no two calls interleave.
 const W = new Uint32Array(64);
+// deno-fmt-ignore
+const INITIAL = [
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
 
-/** The SHA-256 digest of `data` (a string is hashed as UTF-8). */
-export function sha256(data: Uint8Array | string): Uint8Array {
-  const bytes = typeof data === "string" ? encoder.encode(data) : data;
-  const bitLength = bytes.length * 8;
-  const padded = new Uint8Array(((bytes.length + 72) >>> 6) << 6);
-  padded.set(bytes);
-  padded[bytes.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
-  view.setUint32(padded.length - 4, bitLength >>> 0);
-  // deno-fmt-ignore
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
+/** Runs the compression function over the 64-byte blocks of `bytes[start, end)` into `h`. */
+function compress(h: Uint32Array, bytes: Uint8Array, start: number, end: number): void {
   const w = W;
-  for (let offset = 0; offset < padded.length; offset += 64) {
+  for (let offset = start; offset < end; offset += 64) {
     for (let i = 0, j = offset; i < 16; i++, j += 4) {
-      w[i] = (padded[j] << 24) | (padded[j + 1] << 16) | (padded[j + 2] << 8) | padded[j + 3];
+      w[i] = (bytes[j] << 24) | (bytes[j + 1] << 16) | (bytes[j + 2] << 8) | bytes[j + 3];
     }
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15];
@@ -74,15 +66,112 @@ export function sha256(data: Uint8Array | string): Uint8Array {
     h[6] += g;
     h[7] += hh;
   }
+}
+
+/**
+ * Pads `tail`, the last bytes (fewer than 64) of a message of `length`
+ * bytes, compresses them into `h` and returns the digest.
+ */
+function finish(h: Uint32Array, tail: Uint8Array, length: number): Uint8Array {
+  const padded = new Uint8Array(((tail.length + 72) >>> 6) << 6);
+  padded.set(tail);
+  padded[tail.length] = 0x80;
+  const view = new DataView(padded.buffer);
+  const bitLength = length * 8;
+  view.setUint32(padded.length - 8, Math.floor(bitLength / 0x100000000));
+  view.setUint32(padded.length - 4, bitLength >>> 0);
+  compress(h, padded, 0, padded.length);
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i]);
   return out;
 }
 
+/** The SHA-256 digest of `data` (a string is hashed as UTF-8). */
+export function sha256(data: Uint8Array | string): Uint8Array {
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  const whole = bytes.length & ~63;
+  const h = new Uint32Array(INITIAL);
+  compress(h, bytes, 0, whole);
+  return finish(h, bytes.subarray(whole), bytes.length);
+}
+
 /** The SHA-256 digest of `data` as lowercase hex. */
 export function sha256Hex(data: Uint8Array | string): string {
-  let hex = "";
-  for (const byte of sha256(data)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
+  return hex(sha256(data));
+}
+
+function hex(digest: Uint8Array): string {
+  let text = "";
+  for (const byte of digest) text += byte.toString(16).padStart(2, "0");
+  return text;
+}
+
+/**
+ * A SHA-256 fed in parts, whose state can be copied: a caller that keeps
+ * copies taken at points of a long text hashes a changed version of it from
+ * the last copy before the first change, instead of from its start.
+ *
+ * Invariant: the digest of the parts equals `sha256Hex` of their
+ * concatenation. A string part is hashed as its UTF-8 bytes, so a text split
+ * between the two halves of a surrogate pair is not the text (each half
+ * encodes as U+FFFD): split strings between code points.
+ *
+ * @example Resuming from a copy
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Sha256Hasher, sha256Hex } from "@xmd/core/protocol";
+ *
+ * const prefix = new Sha256Hasher().update("a shared prefix, ");
+ * const one = prefix.copy().update("then one ending").hex();
+ * const other = prefix.copy().update("then another").hex();
+ * assert.equal(one, sha256Hex("a shared prefix, then one ending"));
+ * assert.equal(other, sha256Hex("a shared prefix, then another"));
+ * ```
+ */
+export class Sha256Hasher {
+  #h: Uint32Array;
+  /** The bytes after the last whole block (fewer than 64). */
+  #block: Uint8Array;
+  #buffered: number;
+  #length: number;
+
+  constructor(from?: Sha256Hasher) {
+    this.#h = new Uint32Array(from ? from.#h : INITIAL);
+    this.#block = new Uint8Array(64);
+    this.#buffered = from ? from.#buffered : 0;
+    this.#length = from ? from.#length : 0;
+    if (from) this.#block.set(from.#block.subarray(0, from.#buffered));
+  }
+
+  /** Adds `data` (a string as its UTF-8 bytes) to the message; returns this hasher. */
+  update(data: Uint8Array | string): this {
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
+    this.#length += bytes.length;
+    let at = 0;
+    if (this.#buffered > 0) {
+      at = Math.min(64 - this.#buffered, bytes.length);
+      this.#block.set(bytes.subarray(0, at), this.#buffered);
+      this.#buffered += at;
+      if (this.#buffered < 64) return this;
+      compress(this.#h, this.#block, 0, 64);
+      this.#buffered = 0;
+    }
+    const whole = at + ((bytes.length - at) & ~63);
+    compress(this.#h, bytes, at, whole);
+    this.#block.set(bytes.subarray(whole));
+    this.#buffered = bytes.length - whole;
+    return this;
+  }
+
+  /** An independent hasher in the same state. */
+  copy(): Sha256Hasher {
+    return new Sha256Hasher(this);
+  }
+
+  /** The digest of the message so far as lowercase hex; this hasher is left as it was. */
+  hex(): string {
+    const h = new Uint32Array(this.#h);
+    return hex(finish(h, this.#block.subarray(0, this.#buffered), this.#length));
+  }
 }

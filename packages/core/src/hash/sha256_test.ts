@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { sha256Hex } from "./sha256.ts";
+import { Sha256Hasher, sha256Hex } from "./sha256.ts";
 
 async function webCrypto(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -25,4 +25,38 @@ Deno.test("sha256 agrees with Web Crypto at every length around block boundaries
   }
   const large = Uint8Array.from({ length: 1 << 20 }, (_, i) => (i * 7) & 0xff);
   assert.equal(sha256Hex(large), await webCrypto(large));
+});
+
+Deno.test("a hasher fed in parts gives the one-shot digest at every split and from every copy", () => {
+  const text =
+    Array.from({ length: 300 }, (_, i) => String.fromCharCode(0x61 + (i % 26))).join("") +
+    "é€😀".repeat(20);
+  const bytes = new TextEncoder().encode(text);
+  const whole = sha256Hex(bytes);
+  for (let split = 0; split <= bytes.length; split++) {
+    const first = new Sha256Hasher().update(bytes.subarray(0, split));
+    const copy = first.copy();
+    assert.equal(first.update(bytes.subarray(split)).hex(), whole, `split ${split}`);
+    assert.equal(copy.update(bytes.subarray(split)).hex(), whole, `copy at ${split}`);
+  }
+  // Strings split between code points, in three parts of every size up to 70.
+  for (let a = 0; a < 70; a++) {
+    for (let b = a; b < a + 70; b++) {
+      const parts = [text.slice(0, a), text.slice(a, b), text.slice(b)];
+      const hasher = new Sha256Hasher();
+      for (const part of parts) hasher.update(part);
+      assert.equal(hasher.hex(), sha256Hex(text), `parts at ${a}, ${b}`);
+    }
+  }
+});
+
+Deno.test("a hasher's digest leaves it as it was, and copies are independent", () => {
+  const hasher = new Sha256Hasher().update("abc");
+  const copy = hasher.copy();
+  assert.equal(hasher.hex(), sha256Hex("abc"));
+  assert.equal(hasher.hex(), sha256Hex("abc"));
+  hasher.update("def");
+  assert.equal(copy.hex(), sha256Hex("abc"));
+  assert.equal(hasher.hex(), sha256Hex("abcdef"));
+  assert.equal(new Sha256Hasher().hex(), sha256Hex(""));
 });

@@ -23,12 +23,15 @@
  */
 import type { SqlSeam } from "../sql/sql-seam.ts";
 import type { TreeHistory } from "./skip-deltas.ts";
+import type { HashCheckpoint } from "./tree-hash.ts";
 import type { TreeText } from "./tree-text.ts";
 
 /** A tree object's entries, sorted by UTF-8 name, as text, with its history. */
 export interface SortedTree extends TreeText {
   /** Which trees its delta chain passes through. */
   readonly history: TreeHistory;
+  /** Hash states saved while its text was hashed (none for a tree read from storage). */
+  readonly checkpoints?: readonly HashCheckpoint[];
 }
 
 /** A directory's changes since it was last clean. */

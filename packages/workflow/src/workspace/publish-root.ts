@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { lazySchema, sha256Hex } from "@xmd/core/protocol";
+import { lazySchema } from "@xmd/core/protocol";
 import * as z from "zod/mini";
 import { WorkflowDatabaseCorruptError } from "../contracts/workflow-errors.ts";
 import type { SqlSeam } from "../sql/sql-seam.ts";
@@ -31,7 +31,13 @@ import {
   type SortedTree,
 } from "./publication-memory.ts";
 import { readObjectText, storeObject } from "./object-store.ts";
-import { fileObject, objectHash, type Sha256, treeObjectOf } from "./root-format.ts";
+import {
+  fileObject,
+  objectHash,
+  portableSha256,
+  type Sha256,
+  treeObjectOf,
+} from "./root-format.ts";
 import {
   deltaBody,
   type EntryChange,
@@ -40,6 +46,7 @@ import {
   type SkipDelta,
   skipDelta,
 } from "./skip-deltas.ts";
+import { hashTreeText, type ResumeFrom } from "./tree-hash.ts";
 import { PatchedTreeText, type TreeText, treeTextOf } from "./tree-text.ts";
 import { TreeObjectSchema } from "./verify-root.ts";
 import { ROOT_INO } from "./workspace.ts";
@@ -76,7 +83,7 @@ const EntriesSchema = lazySchema(() =>
  * caller's transaction). `sha256` is the hash objects are named with: any
  * implementation of SHA-256 gives the same root.
  */
-export function publishRoot(sql: SqlSeam, sha256: Sha256 = sha256Hex): string {
+export function publishRoot(sql: SqlSeam, sha256: Sha256 = portableSha256): string {
   return hashOf(sql, sha256, ROOT_INO);
 }
 
@@ -215,12 +222,13 @@ function hashOne(sql: SqlSeam, sha256: Sha256, ino: number, walk: Walk, known?: 
   if (!patched) return stored(sql, sha256, ino, walk, treeObjectOf(allEntries(sql, ino)));
   const { tree, delta } = patched;
   const text = tree.text;
-  const hash = objectHash(text, sha256);
+  // Resumed from the state saved before the first changed entry (`tree-hash.ts`).
+  const { hash, checkpoints } = hashTreeText(tree, sha256, patched.resume);
   const body = deltaBody(delta.changes);
   const asDelta = storeObject(sql, hash, text, { base: delta.base.hash, ...body });
   setHash(sql, ino, walk, hash);
   const history = asDelta ? nextHistory(hash, delta) : origin(hash);
-  rememberTree(sql, hash, { ...tree, history }, patched.from);
+  rememberTree(sql, hash, { ...tree, history, checkpoints }, patched.from);
   return hash;
 }
 
@@ -243,6 +251,8 @@ interface PatchedTree {
   from: string;
   tree: TreeText;
   delta: SkipDelta;
+  /** The hash states saved for the tree it was rebuilt from, and the prefix they still hold for. */
+  resume: ResumeFrom;
 }
 
 /** A directory's entries from its base tree and its changed names; undefined if unrecorded. */
@@ -277,7 +287,12 @@ function patchedTree(
     tree.set(name, after);
     step.set(name, { before, after });
   }
-  return { from: changes.base, tree: tree.done(), delta: skipDelta(base.history, step) };
+  return {
+    from: changes.base,
+    tree: tree.done(),
+    delta: skipDelta(base.history, step),
+    resume: { checkpoints: base.checkpoints ?? [], unchanged: tree.unchanged },
+  };
 }
 
 /** A stored tree object, parsed; undefined when missing or not a tree (a damaged delta throws). */

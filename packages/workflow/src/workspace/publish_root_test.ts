@@ -198,3 +198,45 @@ Deno.test("WS-23: changes are recorded only after a commit that left the Workspa
   sql.transaction(() => ws.writeFile("/a/b/f", text("3")));
   assert.equal(sql.transaction(() => publishRoot(sql)), referenceRoot(sql));
 });
+
+Deno.test("WS-114: a growing folder's resumed tree hashes equal the reference, through rollbacks", () => {
+  const sql = seam();
+  const ws = new Workspace(sql, { sha256: nativeSha256Hex });
+  const next = random(3);
+  const rollback = new Error("roll back");
+  const names: string[] = [];
+  sql.transaction(() => ws.mkdir("/s"));
+  publicationCommitted(sql);
+  for (let step = 0; step < 320; step++) {
+    // Names landing first, last and anywhere between, in a folder of up to 30 KB of tree text.
+    const name = step % 7 === 0 ? `0-${step}` : step % 5 === 0 ? `z-${step}` : `m${next()}`;
+    try {
+      sql.transaction(() => {
+        ws.writeFile(`/s/${name}`, text(name));
+        if (step % 11 === 3 && names.length > 0) {
+          const from = names.splice(Math.floor(next() * names.length), 1)[0];
+          ws.rename(`/s/${from}`, `/s/r-${step}`);
+        }
+        if (step % 13 === 5) {
+          try {
+            sql.transaction(() => {
+              assert.equal(publishRoot(sql, nativeSha256Hex), referenceRoot(sql));
+              ws.writeFile(`/s/${step}-gone`, text("x"));
+              throw rollback;
+            });
+          } catch (error) {
+            if (error !== rollback) throw error;
+          }
+        }
+        assert.equal(publishRoot(sql, nativeSha256Hex), referenceRoot(sql), `step ${step}`);
+        if (step % 17 === 9) throw rollback;
+      });
+      names.push(name);
+    } catch (error) {
+      if (error !== rollback) throw error;
+    }
+    publicationCommitted(sql);
+  }
+  const root = sql.transaction(() => publishRoot(sql, nativeSha256Hex));
+  verifyRoot(sql, root, "the test Workspace");
+});

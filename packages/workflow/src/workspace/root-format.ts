@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { canonicalJson, type JsonValue, sha256Hex } from "@xmd/core/protocol";
+import { canonicalJson, type JsonValue, Sha256Hasher, sha256Hex } from "@xmd/core/protocol";
 import { compareUtf8, type InodeKind } from "./workspace.ts";
 
 /** The root format this code writes and reads. */
@@ -50,12 +50,38 @@ export function treeObjectOf(entries: string): string {
 
 /**
  * A synchronous SHA-256 as lowercase hex, of a string's UTF-8 bytes or of
- * bytes. The Workspace defaults to `sha256Hex` (JavaScript, runs anywhere);
- * a runtime may pass its native one, which names every object the same.
+ * bytes. The Workspace defaults to `portableSha256` (JavaScript, runs
+ * anywhere); a runtime may pass its native one, which names every object the
+ * same. One that can also hash in parts and copy its state (`begin`) lets
+ * publication rehash a changed tree from before its first change only
+ * (`tree-hash.ts`); one without is called on whole texts.
  */
-export type Sha256 = (data: string | Uint8Array) => string;
+export type Sha256 = ((data: string | Uint8Array) => string) & {
+  /** A state with nothing hashed yet. */
+  readonly begin?: () => Sha256State;
+};
+
+/**
+ * A SHA-256 in progress. Its digest of the parts given equals the one-shot
+ * hash of their concatenation, provided no string part ends between the two
+ * halves of a surrogate pair (each part is encoded to UTF-8 alone).
+ */
+export interface Sha256State {
+  /** Adds `text`'s UTF-8 bytes. */
+  update(text: string): void;
+  /** An independent state equal to this one. */
+  copy(): Sha256State;
+  /** The digest as lowercase hex; the state is not used again after it. */
+  hex(): string;
+}
+
+/** The portable SHA-256 (`sha256Hex`), with states that can be copied. */
+export const portableSha256: Sha256 = Object.assign(
+  (data: string | Uint8Array) => sha256Hex(data),
+  { begin: (): Sha256State => new Sha256Hasher() },
+);
 
 /** An object's hash. */
-export function objectHash(text: string, sha256: Sha256 = sha256Hex): string {
+export function objectHash(text: string, sha256: Sha256 = portableSha256): string {
   return sha256(text);
 }

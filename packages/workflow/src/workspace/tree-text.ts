@@ -12,6 +12,9 @@
  *   comma that precedes entry _k + 1_ (or before the array's end).
  * - A `TreeText` is never changed once built; `PatchedTreeText` patches its
  *   own copies of the arrays, so the tree it started from stays valid.
+ * - `PatchedTreeText.unchanged` is a length the patched text and the text it
+ *   started from share as a prefix (every patch so far is at or after it),
+ *   so a hash of that prefix saved for the old text holds for the new one.
  *
  * @module
  */
@@ -49,11 +52,21 @@ export class PatchedTreeText {
   #names: string[];
   #offsets: number[];
   #text: string;
+  #unchanged: number;
 
   constructor(from: TreeText) {
     this.#names = [...from.names];
     this.#offsets = [...from.offsets];
     this.#text = from.text;
+    this.#unchanged = from.text.length;
+  }
+
+  /**
+   * How many characters at the start are the same as in the tree it started
+   * from: a patch at a position leaves the text before it as it was.
+   */
+  get unchanged(): number {
+    return this.#unchanged;
   }
 
   /** Entry `name`'s canonical JSON, or undefined when there is none. */
@@ -69,6 +82,7 @@ export class PatchedTreeText {
     if (found) {
       const start = this.#offsets[at];
       const end = this.#end(at);
+      this.#changedFrom(start);
       this.#text = this.#text.slice(0, start) + entry + this.#text.slice(end);
       this.#shift(at + 1, entry.length - (end - start));
       return;
@@ -76,14 +90,17 @@ export class PatchedTreeText {
     this.#names.splice(at, 0, name);
     if (count === 0) {
       this.#offsets.push(HEAD);
+      this.#changedFrom(HEAD);
       this.#text = this.#text.slice(0, HEAD) + entry + this.#text.slice(HEAD);
     } else if (at === count) {
       const end = this.#text.length - TAIL;
       this.#offsets.push(end + 1);
+      this.#changedFrom(end);
       this.#text = `${this.#text.slice(0, end)},${entry}${this.#text.slice(end)}`;
     } else {
       const start = this.#offsets[at];
       this.#offsets.splice(at, 0, start);
+      this.#changedFrom(start);
       this.#text = `${this.#text.slice(0, start)}${entry},${this.#text.slice(start)}`;
       this.#shift(at + 1, entry.length + 1);
     }
@@ -98,13 +115,16 @@ export class PatchedTreeText {
     this.#names.splice(at, 1);
     this.#offsets.splice(at, 1);
     if (count === 1) {
+      this.#changedFrom(start);
       this.#text = this.#text.slice(0, start) + this.#text.slice(this.#text.length - TAIL);
     } else if (at === count - 1) {
       // The last entry goes with the comma before it.
       const end = this.#text.length - TAIL;
+      this.#changedFrom(start - 1);
       this.#text = this.#text.slice(0, start - 1) + this.#text.slice(end);
     } else {
       const next = this.#offsets[at];
+      this.#changedFrom(start);
       this.#text = this.#text.slice(0, start) + this.#text.slice(next);
       this.#shift(at, start - next);
     }
@@ -113,6 +133,10 @@ export class PatchedTreeText {
   /** The patched tree. */
   done(): TreeText {
     return { names: this.#names, text: this.#text, offsets: this.#offsets };
+  }
+
+  #changedFrom(at: number): void {
+    if (at < this.#unchanged) this.#unchanged = at;
   }
 
   #end(at: number): number {

@@ -40,6 +40,8 @@ Deno.test("WS-111: a tree patched name by name is the reference encoding of its 
       tree = patch.done();
       // The tree it was patched from is left as it was.
       assert.deepEqual(from, before);
+      // What it reports unchanged is a prefix both texts share (WS-114 resumes from it).
+      assert.equal(tree.text.slice(0, patch.unchanged), from.text.slice(0, patch.unchanged));
       assert.equal(tree.text, treeObject([...live.values()]));
       const rebuilt = treeTextOf(tree.names, tree.names.map((name) => entryJson(live.get(name)!)));
       assert.deepEqual(tree.offsets, rebuilt.offsets);
