@@ -20,6 +20,6 @@ export { WorkspaceFileSystem } from "./src/execution/workspace-file-system.ts";
 export { EffectTransactions } from "./src/execution/effect-transactions.ts";
 export type { Frontier, RunChange, RunCommits } from "./src/execution/run-commits.ts";
 export { forgetHashes, publishRoot } from "./src/workspace/publish-root.ts";
-export type { Sha256 } from "./src/workspace/root-format.ts";
+export type { Sha256, Sha256State } from "./src/workspace/root-format.ts";
 export { verifyRoot } from "./src/workspace/verify-root.ts";
 export { verifyRun, type VerifyRunOptions } from "./src/execution/verify-run.ts";

@@ -136,6 +136,7 @@ export class Sha256Hasher {
   #buffered: number;
   #length: number;
 
+  /** A hasher with nothing hashed yet, or (for `copy`) in `from`'s state. */
   constructor(from?: Sha256Hasher) {
     this.#h = new Uint32Array(from ? from.#h : INITIAL);
     this.#block = new Uint8Array(64);
