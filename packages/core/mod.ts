@@ -51,7 +51,7 @@ export { loadProgram, type Program, type SourceReader } from "./src/document/loa
 export type { JsonObject, JsonValue } from "./src/json/json-value.ts";
 export type { Schema, SchemaIssue, SchemaResult } from "./src/json/schema.ts";
 export { canonicalJson } from "./src/json/canonical-json.ts";
-export { Sha256Hasher, sha256Hex } from "./src/hash/sha256.ts";
+export { sha256Hex } from "./src/hash/sha256.ts";
 export {
   type CloseEvent,
   type Description,

@@ -72,6 +72,7 @@ const PUBLIC_VALUES: Record<string, string[]> = {
     "JsonValueSchema",
     "MAX_NAME_BYTES",
     "MAX_PATH_BYTES",
+    "Sha256Hasher",
     "XmdError",
     "canonicalJson",
     "lazySchema",
