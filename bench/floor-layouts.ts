@@ -4,14 +4,18 @@
  * `synchronous=FULL` commit of 1 KiB (issue 12, targets 1 and 2;
  * `bench/profile-step.md`, seventh pass).
  *
- * Run it from the repository: `deno run --lock=dev.lock -A bench/floor-layouts.ts [rounds]`.
+ * Run it from the repository:
+ * `deno run --lock=dev.lock -A bench/floor-layouts.ts [rounds] [frame-warmup]`
+ * (40 rounds by default, about a minute; 0 rounds counts frames only; the
+ * frames are counted after 600 steps unless told).
  *
  * Every contender is a database file in one temporary folder (the bench's),
- * WAL, `synchronous=FULL`, written through `node:sqlite` prepared statements
+ * WAL, `synchronous=FULL`, the run database's `wal_autocheckpoint` of 256
+ * pages (the bench's peer keeps SQLite's 1,000), written through `node:sqlite` prepared statements
  * whose rows are read as arrays (as the run database's seam reads them):
  *
  * - `bare`: the bench's peer. `BEGIN IMMEDIATE`, one INSERT of a 1 KiB blob,
- *   `COMMIT`.
+ *   `COMMIT`; `bare-256` the same with the run database's checkpoint.
  * - `real`: xmd's own effect path (`_workspace-effect.ts`: `Journal.effect`
  *   with the secret gate, the Workspace write, publication, the append,
  *   `COMMIT`), to calibrate the simulations against.
@@ -42,12 +46,14 @@
  * content is new (1 KiB, its number first), so every step stores a chunk and
  * three objects (the file, its folder's tree, the root's).
  *
- * Two passes, each on fresh files: the timing pass (the run database's
- * `wal_autocheckpoint` of 256 pages; warm-up, then blocks of `BLOCK` calls of
- * each contender in rotating order; wall per call, CPU per call from
- * `process.cpuUsage`, whose two calls frame the timed one), and the frame
- * pass (checkpoints off: the WAL's growth over `FRAME_STEPS` steps after
- * `FRAME_WARMUP`, each frame's page named by `dbstat`).
+ * Two passes, each on fresh files: the frame pass (the warm-up steps under
+ * `synchronous=OFF`, then the log emptied, checkpoints off and `FRAME_STEPS`
+ * steps under `FULL`: the log's length in frames, each frame's page named by
+ * `dbstat`), and the timing pass (`WARMUP` steps, then blocks of `BLOCK`
+ * calls of each contender in rotating order; wall per call, CPU per call
+ * from `process.cpuUsage`, whose two calls frame the timed one). The last
+ * column projects the real effect onto each layout: its wall median minus
+ * `today`'s plus the layout's, over the bare commit's.
  *
  * Invariant: each contender counts the events (or log rows) it committed and
  * checks them against its database at the end, so a step that did not commit
