@@ -29,11 +29,15 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compileWithModule, type EagerCompileResult } from "./_eager-compile.ts";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 const MAIN = join(ROOT, "packages/cli/main.ts");
 const INTERPRETER = join(ROOT, "packages/workflow/src/deno/worker-shell-child.ts");
 const INTERPRETER_LOCK = join(ROOT, "packages/workflow/src/deno/worker-shell-child-lock.json");
+
+/** Worker Shell's interpreter's bundle, beside the CLI's chunks. */
+const INTERPRETER_BUNDLE = "worker-shell-child.js";
 
 /** Where `deno task install` builds the bundle (gitignored). */
 export const DEFAULT_BUNDLE_DIR: string = join(ROOT, "packages/cli/dist");
@@ -87,6 +91,53 @@ async function deferRequire(dir: string): Promise<void> {
   }
 }
 
+/** The chunks that import one another in a cycle, directly or not (none, from `deno bundle`). */
+export function chunksOnCycles(imports: ReadonlyMap<string, readonly string[]>): Set<string> {
+  const onCycle = new Set<string>();
+  for (const start of imports.keys()) {
+    // `start` is on a cycle when a walk from its imports comes back to it.
+    const seen = new Set<string>();
+    const pending = [...(imports.get(start) ?? [])];
+    while (pending.length > 0) {
+      const name = pending.pop()!;
+      if (name === start) {
+        onCycle.add(start);
+        break;
+      }
+      if (seen.has(name)) continue;
+      seen.add(name);
+      pending.push(...(imports.get(name) ?? []));
+    }
+  }
+  return onCycle;
+}
+
+/**
+ * Rewrites the CLI's chunks so that V8 compiles their functions when it
+ * compiles each chunk (`_eager-compile.ts`): Deno's code cache, made right
+ * after that compile, then holds them, and a warm start no longer compiles
+ * each function it calls on its first call. A chunk on an import cycle is
+ * left as it is (another chunk of the cycle could call its functions before
+ * it runs), and so is Worker Shell's interpreter, a bundle of its own.
+ */
+async function compileFunctionsWithChunks(dir: string): Promise<void> {
+  const chunks = new Map<string, EagerCompileResult>();
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isFile || !entry.name.endsWith(".js") || entry.name === INTERPRETER_BUNDLE) continue;
+    chunks.set(entry.name, compileWithModule(await Deno.readTextFile(join(dir, entry.name))));
+  }
+  const imports = new Map(
+    [...chunks].map(([name, chunk]) => [
+      name,
+      chunk.imports.filter((from) => from.startsWith("./")).map((from) => from.slice(2)),
+    ]),
+  );
+  const cyclic = chunksOnCycles(imports);
+  for (const [name, chunk] of chunks) {
+    if (!cyclic.has(name)) await Deno.writeTextFile(join(dir, name), chunk.text);
+  }
+}
+
 /**
  * Bundles the CLI into `dir` (replacing what is there): `main.js` and its
  * chunks, `worker-shell-child.js` and `worker-shell-child-lock.json`.
@@ -106,13 +157,14 @@ export async function bundleCli(dir: string): Promise<void> {
         ...common,
         "--format=esm",
         "-o",
-        join(staging, "worker-shell-child.js"),
+        join(staging, INTERPRETER_BUNDLE),
         INTERPRETER,
       ],
       "bundle Worker Shell's interpreter",
     );
     await Deno.copyFile(INTERPRETER_LOCK, join(staging, "worker-shell-child-lock.json"));
     await deferRequire(staging);
+    await compileFunctionsWithChunks(staging);
     const old = `${dir}.${crypto.randomUUID()}.old`;
     const replaced = await Deno.rename(dir, old).then(() => true, (error) => {
       if (error instanceof Deno.errors.NotFound) return false;
