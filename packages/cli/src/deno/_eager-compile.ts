@@ -22,9 +22,10 @@
  *   `var name = (function name(…) {…});` moved to the start of that body, so
  *   it is defined before any of the body's code runs, as a declaration is
  *   (`export function name` leaves `export { name };` in its place). A
- *   declaration whose name is assigned anywhere in the chunk is left as it is,
- *   since the function's own name inside it would then differ from the
- *   variable; so is one in a block (`if`, loops), which is scoped to it.
+ *   declaration whose name is assigned in its body (or a function inside it)
+ *   is left as it is, since the function's own name inside it would then
+ *   differ from the variable; so is one in a block (`if`, loops), which is
+ *   scoped to it.
  *
  * Invariants:
  * - The chunk means what it meant: parentheses around an expression change
@@ -76,20 +77,55 @@ function childrenOf(node: Node): Node[] {
   return children.sort((a, b) => a.start - b.start);
 }
 
-/** Names assigned anywhere in the chunk (`name = …`, `name += …`, `name++`). */
-function assignedNames(root: Node): Set<string> {
-  const names = new Set<string>();
+/** The names a pattern binds or assigns (`a`, `[a, ...b]`, `{ a: c = 1 }`), not members. */
+function patternNames(pattern: Node, names: string[] = []): string[] {
+  if (pattern.type === "Identifier") names.push(pattern.name as string);
+  else if (pattern.type === "ArrayPattern") {
+    for (const element of pattern.elements as (Node | null)[]) {
+      if (element) patternNames(element, names);
+    }
+  } else if (pattern.type === "ObjectPattern") {
+    for (const property of pattern.properties as Node[]) {
+      patternNames((property.type === "RestElement" ? property : property.value) as Node, names);
+    }
+  } else if (pattern.type === "RestElement") patternNames(pattern.argument as Node, names);
+  else if (pattern.type === "AssignmentPattern") patternNames(pattern.left as Node, names);
+  else if (pattern.type === "ParenthesizedExpression") {
+    patternNames(pattern.expression as Node, names);
+  }
+  return names;
+}
+
+/**
+ * For the module and each function body, the names assigned in it or in a
+ * function inside it (`name = …`, `name += …`, `name++`, `[name] = …`,
+ * `for (name of …)`): a declaration's binding can only be assigned there.
+ */
+function assignedNames(program: Node, bodies: ReadonlySet<Node>): Map<Node, Set<string>> {
+  const assigned = new Map<Node, Set<string>>();
+  const open: Set<string>[] = [];
   const visit = (node: Node): void => {
+    const isBody = node === program || bodies.has(node);
+    if (isBody) {
+      const names = new Set<string>();
+      assigned.set(node, names);
+      open.push(names);
+    }
     const target = node.type === "AssignmentExpression"
       ? node.left
       : node.type === "UpdateExpression"
       ? node.argument
+      : node.type === "ForInStatement" || node.type === "ForOfStatement"
+      ? node.left
       : undefined;
-    if (isNode(target) && target.type === "Identifier") names.add(target.name as string);
+    if (isNode(target) && target.type !== "VariableDeclaration") {
+      for (const name of patternNames(target)) for (const names of open) names.add(name);
+    }
     for (const child of childrenOf(node)) visit(child);
+    if (isBody) open.pop();
   };
-  visit(root);
-  return names;
+  visit(program);
+  return assigned;
 }
 
 /**
@@ -103,7 +139,6 @@ export function compileWithModule(source: string): EagerCompileResult {
     sourceType: "module",
     preserveParens: true,
   }) as unknown as Node;
-  const assigned = assignedNames(program);
   const functionBodies = new Set<Node>();
   const markBodies = (node: Node): void => {
     if (FUNCTIONS.has(node.type) && isNode(node.body) && node.body.type === "BlockStatement") {
@@ -112,17 +147,18 @@ export function compileWithModule(source: string): EagerCompileResult {
     for (const child of childrenOf(node)) markBodies(child);
   };
   markBodies(program);
+  const assigned = assignedNames(program, functionBodies);
   let wrapped = 0;
   let hoisted = 0;
 
-  /** The declaration this statement holds, if it is to become a variable. */
-  const hoistable = (statement: Node): Node | undefined => {
+  /** The declaration this statement of `body` holds, if it is to become a variable. */
+  const hoistable = (statement: Node, body: Node): Node | undefined => {
     const declaration = statement.type === "ExportNamedDeclaration"
       ? statement.declaration
       : statement;
     if (!isNode(declaration) || declaration.type !== "FunctionDeclaration") return undefined;
     const id = declaration.id;
-    if (!isNode(id) || assigned.has(id.name as string)) return undefined;
+    if (!isNode(id) || assigned.get(body)!.has(id.name as string)) return undefined;
     return declaration;
   };
 
@@ -152,7 +188,7 @@ export function compileWithModule(source: string): EagerCompileResult {
         placed = true;
       }
       out += source.slice(cursor, child.start);
-      const declaration = hoist === undefined ? undefined : hoistable(child);
+      const declaration = hoist === undefined ? undefined : hoistable(child, node);
       if (declaration === undefined) {
         out += emit(child, node);
       } else if (child.type === "ExportNamedDeclaration") {
@@ -175,7 +211,8 @@ export function compileWithModule(source: string): EagerCompileResult {
   const emitBody = (node: Node): string => {
     const isBody = node.type === "Program" || functionBodies.has(node);
     const statements = isBody ? (node.body as Node[]) : [];
-    const declarations = statements.map(hoistable).filter((d): d is Node => d !== undefined);
+    const declarations = statements.map((statement) => hoistable(statement, node))
+      .filter((d): d is Node => d !== undefined);
     if (declarations.length === 0) return emitChildren(node, node.start);
     // After the imports of a module, or the opening brace and directives of a function.
     let at = node.type === "Program" ? node.start : node.start + 1;

@@ -21,6 +21,11 @@ function* counted() { yield 1; yield 2; }
 let replaced = 0;
 function reassigned() { return "first"; }
 reassigned = () => "second";
+function destructured() { return "first"; }
+[destructured] = [() => "second"];
+// A state machine's step, returned before its declaration; another function's \`step\` is its own.
+function machine() { return step; function step() { return "step"; } }
+function other() { let step = 0; step++; return step; }
 if (early) { function inBlock() { return "block"; } replaced = inBlock(); }
 const arrow = (n) => n + 1;
 const object = {
@@ -34,6 +39,7 @@ class Counter { static made = () => "made"; count() { return [1, 2].map((n) => n
 export default function () { return "default"; }
 export const result = {
   early, nested, helper: helper(), replaced, reassigned: reassigned(), arrow: arrow(1),
+  destructured: destructured(), machine: machine()(), other: other(),
   names: [twice.name, helper.name, later.name, counted.name, arrow.name, object.plain.name,
     object.key1.name, Counter.made.name, inner2()],
   method: object.method(), getter: object.getter, plain: object.plain(), key: object.key1(),
@@ -59,7 +65,9 @@ Deno.test("the rewrite of a chunk computes what the chunk computes: hoisted decl
   assert.ok(rewritten.wrapped >= 5, `${rewritten.wrapped} expressions`);
   assert.match(rewritten.text, /var twice = \(function twice\(n\)/);
   // Left as they are: a reassigned declaration, a block's, methods and `export default`.
+  assert.match(rewritten.text, /var step = \(function step\(\)/);
   assert.match(rewritten.text, /\nfunction reassigned\(\)/);
+  assert.match(rewritten.text, /\nfunction destructured\(\)/);
   assert.match(rewritten.text, /\{ function inBlock\(\)/);
   assert.match(rewritten.text, /method\(\) \{ return this.value; \}/);
   assert.match(rewritten.text, /export default function \(\)/);
