@@ -5,7 +5,8 @@
  * real subprocess; its document needs a component that is a FIFO, so the
  * start waits in the document's load until the test writes the component,
  * and the interpreter is looked for meanwhile among the CLI's children in
- * /proc, by a heap limit of its own (`XMD_WORKER_SHELL_HEAP_MIB`).
+ * /proc, by a heap limit of its own (`XMD_WORKER_SHELL_HEAP_MIB`). A start killed
+ * while its block computes leaves no interpreter behind (WS-37).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -29,6 +30,14 @@ function processes(marker: string, parent?: number): number[] {
     }
   }
   return found;
+}
+
+/** User and system CPU time of process `pid`, in clock ticks (1/100 s on Linux). */
+function cpuTicks(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // After `pid (comm) `: state is field 3, utime and stime fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /**
@@ -124,6 +133,56 @@ Deno.test("WF-190: xmd workflow start has its interpreter running before the wor
       "doc.md",
     ]);
   } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("WS-37: xmd workflow start killed with SIGKILL while its block computes leaves no interpreter running, long before the block's own time limit", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "xmd-prestart-cli-killed-" });
+  const heap = String(1_000_000 + Math.floor(Math.random() * 8_000_000));
+  const marker = `--max-old-space-size=${heap}`;
+  try {
+    // A block that ends in a loop that never yields (so never reads stdin) nor ends by itself;
+    // its time limit is an hour. The sleep lets its first line stream out before the loop.
+    await Deno.writeTextFile(
+      join(dir, "doc.md"),
+      "# Killed\n\n```sh exec timeout=1h\necho computing\nsleep 0.1\nwhile :; do :; done\n```\n",
+    );
+    const child = spawnXmd(["workflow", "start", "--id=killed", "doc.md"], {
+      cwd: dir,
+      env: { XMD_WORKFLOW_RUNS: join(dir, "runs"), XMD_WORKER_SHELL_HEAP_MIB: heap },
+    });
+    // The block has started once its first line has streamed through the CLI.
+    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let stdout = "";
+    while (!stdout.includes("computing")) {
+      const { value, done } = await reader.read();
+      assert.equal(done, false, `the CLI ended before the block streamed: ${stdout}`);
+      stdout += value;
+    }
+    const interpreters = processes(marker, child.pid);
+    assert.equal(interpreters.length, 1);
+    // The loop runs once the interpreter has spent half a second of CPU after the line (the
+    // sleep before it spends none); a host killed earlier would leave an idle interpreter.
+    const spent = cpuTicks(interpreters[0]);
+    while (cpuTicks(interpreters[0]) < spent + 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    child.kill("SIGKILL");
+    assert.equal((await child.status).signal, "SIGKILL");
+    await reader.cancel();
+    await child.stderr.cancel();
+    // Without its host the interpreter stops at a statement boundary; before, it computed on
+    // until the hour was up. Waited for, at most a minute, so a regression fails, not hangs.
+    let left = processes(marker);
+    for (let attempt = 0; attempt < 600 && left.length > 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = processes(marker);
+    }
+    assert.deepEqual(left, [], "the interpreter still runs without its host");
+  } finally {
+    // A failed run of this test leaves no process computing behind it.
+    for (const pid of processes(marker)) Deno.kill(pid, "SIGKILL");
     await Deno.remove(dir, { recursive: true });
   }
 });

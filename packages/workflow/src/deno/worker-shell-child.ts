@@ -4,7 +4,8 @@
  * filesystem is the run's Workspace, reached only through frames to the host
  * on stdout that carry the effect's token; it has no host file, no
  * environment variable, no network and no subprocess. The host's frames
- * arrive on stdin; when stdin ends (the host went away), the process exits.
+ * arrive on stdin; when stdin ends (the host went away), the process exits,
+ * and a running block ends it at a statement boundary once the host is gone.
  *
  * Run as `deno run <this module> <just-bash module URL>`: the host resolves
  * `just-bash` where its own module graph does, so this process needs no
@@ -72,6 +73,33 @@ const MIB = 1024 * 1024;
 const warmed: Promise<void> = new Bash({ commands: COMMANDS })
   .exec('warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null')
   .then(() => {}, () => {});
+
+/**
+ * Ends this process once the host is gone, even while a block computes. The
+ * host's death closes stdin, but a CPU-bound block (`while :; do :; done`)
+ * never yields to the event loop that would read that end, and its own time
+ * limit would end it only after up to that limit (an hour, if the document
+ * asked for one). just-bash reads its `signal`'s `aborted` before every
+ * statement (its cooperative cancellation); this one's getter, every 256th
+ * read, compares the parent process id (no permission needed) with the
+ * host's, which it stops being once the host dies and this process is
+ * adopted, and exits. Its functions are held here: defense-in-depth blocks
+ * the globals while a script runs.
+ */
+const HOST_CHECK_EVERY = 256;
+const ppid = Object.getOwnPropertyDescriptor(Deno, "ppid")?.get;
+// A Deno whose `ppid` is no getter (none known) keeps the stdin watch alone.
+const parentOf = ppid ? ppid.bind(Deno) as () => number : () => host;
+const host: number = Deno.ppid;
+const exit = Deno.exit;
+let statements = 0;
+const hostWatch = new AbortController().signal;
+Object.defineProperty(hostWatch, "aborted", {
+  get(): boolean {
+    if (++statements % HOST_CHECK_EVERY === 0 && parentOf() !== host) exit(0);
+    return false;
+  },
+});
 
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextId = 0;
@@ -277,7 +305,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       },
     });
     bash.registerTransformPlugin(streamingPlugin);
-    const result = await bash.exec(message.script);
+    const result = await bash.exec(message.script, { signal: hostWatch });
     finish(result.exitCode, result.stdout, result.stderr);
   } catch (error) {
     if (error instanceof PosixError) {

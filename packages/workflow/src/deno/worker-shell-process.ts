@@ -12,8 +12,9 @@
  * - Frames are written and delivered in order; the interpreter's frames are
  *   bounded before they are buffered.
  * - The process ends when the host kills it, or when its stdin closes (the
- *   host exited or died): it never outlives a host that is gone by more than
- *   its current block's own time limit.
+ *   host exited or died), or, while a block computes, at a statement
+ *   boundary once the host is gone (WS-37): it never outlives a host that is
+ *   gone by more than one statement of its current block.
  * - Its death is reported once, with whether V8 ran out of heap.
  *
  * @module
