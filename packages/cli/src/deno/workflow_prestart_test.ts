@@ -143,10 +143,10 @@ Deno.test("WS-37: xmd workflow start killed with SIGKILL while its block compute
   const marker = `--max-old-space-size=${heap}`;
   try {
     // A block that ends in a loop that never yields (so never reads stdin) nor ends by itself;
-    // its time limit is an hour. The sleep lets its first line stream out before the loop.
+    // its time limit is an hour.
     await Deno.writeTextFile(
       join(dir, "doc.md"),
-      "# Killed\n\n```sh exec timeout=1h\necho computing\nsleep 0.1\nwhile :; do :; done\n```\n",
+      "# Killed\n\n```sh exec timeout=1h\necho computing\nwhile :; do :; done\n```\n",
     );
     const child = spawnXmd(["workflow", "start", "--id=killed", "doc.md"], {
       cwd: dir,
@@ -162,8 +162,8 @@ Deno.test("WS-37: xmd workflow start killed with SIGKILL while its block compute
     }
     const interpreters = processes(marker, child.pid);
     assert.equal(interpreters.length, 1);
-    // The loop runs once the interpreter has spent half a second of CPU after the line (the
-    // sleep before it spends none); a host killed earlier would leave an idle interpreter.
+    // The loop runs once the interpreter has spent half a second of CPU after the line; a host
+    // killed before the loop would leave an interpreter that reads stdin's end and exits.
     const spent = cpuTicks(interpreters[0]);
     while (cpuTicks(interpreters[0]) < spent + 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
