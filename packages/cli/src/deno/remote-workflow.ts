@@ -198,30 +198,38 @@ const RefusalSchema = z.object({
 });
 /** How much of the Worker's message is shown. */
 const MAX_MESSAGE = 500;
+/**
+ * The Worker's refusals that say it could not ask now (GitHub, or the OIDC
+ * issuer's key set, unreachable or failing: RM-77): the same command may be
+ * admitted in a moment, so they are a lost connection (exit 75), not a refusal.
+ */
+const TRANSIENT = new Set(["github.unavailable", "oidc.unavailable"]);
 
 /**
  * Rethrows `error`, an upgrade the admitting Worker refused
  * (`RemoteConnectionRefusedError`) as what it means: with the Worker's
  * `{error:{code,message}}`, a `RemoteAdmissionError` with its message (one
- * line, bounded); a 5xx without that body (an edge's) a lost connection,
- * to be run again; any other status a refusal naming it. Other errors pass.
+ * line, bounded), or, when the Worker could not ask GitHub or the issuer now,
+ * a lost connection with that message; a 5xx without that body (an edge's)
+ * a lost connection, to be run again; any other status a refusal naming it.
+ * Other errors pass.
  */
 function explained(error: unknown): never {
   if (!(error instanceof RemoteConnectionRefusedError)) throw error;
-  let message: string | undefined;
+  let refusal: { code: string; message: string } | undefined;
   try {
-    message = RefusalSchema.parse(JSON.parse(error.body)).error.message;
+    refusal = RefusalSchema.parse(JSON.parse(error.body)).error;
   } catch {
-    message = undefined;
+    refusal = undefined;
   }
-  if (message !== undefined) {
+  if (refusal !== undefined) {
     // deno-lint-ignore no-control-regex
-    const line = message.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-    throw new RemoteAdmissionError(
-      line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line,
-      error.status,
-      { cause: error },
-    );
+    const line = refusal.message.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+    const shown = line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE)}…` : line;
+    if (TRANSIENT.has(refusal.code)) {
+      throw new RemoteConnectionLostError(shown, { cause: error });
+    }
+    throw new RemoteAdmissionError(shown, error.status, { cause: error });
   }
   if (error.status >= 500) {
     throw new RemoteConnectionLostError(

@@ -347,7 +347,7 @@ Deno.test("RM-102: bad input is one xmd: line, exit 1, and contacts neither the 
   }
 });
 
-Deno.test("RM-103 RM-104 RM-110: an admission the Worker refuses (the token, its repository, the issue, GitHub down, a transfer, its configuration) prints the Worker's message and exits 1 for every command, and changes nothing; no token, credential or endpoint is ever printed or logged", async () => {
+Deno.test("RM-103 RM-104 RM-110: an admission the Worker refuses (the token, its repository, the issue, a transfer, its configuration) prints the Worker's message and exits 1 for every command, GitHub down exits 75 to run again, and nothing changes; no token, credential or endpoint is ever printed or logged", async () => {
   await using stage = await RemoteStage.start();
   const issue = stage.issue();
   const id = await stage.runId(issue);
@@ -409,12 +409,20 @@ Deno.test("RM-103 RM-104 RM-110: an admission the Worker refuses (the token, its
     stage.jobEnv({ XMD_WORKFLOW_REMOTE: stage.remote }),
     "GitHub knows no such issue",
   );
+  // GitHub failing is the Worker's refusal too, but one to run again (RM-104): exit 75, as a lost
+  // connection, which the example job retries.
   stage.github.failWith(502);
-  await refusedFor(
-    some,
-    stage.jobEnv(base),
-    "GitHub cannot be asked about the issue now; try again later",
-  );
+  for (const args of some) {
+    const outcome = await workflow(args, stage.jobEnv(base));
+    exit(outcome, 75);
+    assert.equal(outcome.stdout, "");
+    assert.equal(
+      outcome.stderr,
+      "xmd: GitHub cannot be asked about the issue now; try again later\n" +
+        "Run the same command again: it continues from what the remote host committed\n",
+    );
+    outcomes.push(outcome);
+  }
   stage.github.failWith(undefined);
   // Transferred to octo/other: a job there is admitted by the Worker, and refused by the run,
   // which was admitted in octo/app; a job in octo/app no longer holds the issue.
