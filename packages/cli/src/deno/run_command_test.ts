@@ -485,7 +485,13 @@ Deno.test("the secret gate refuses a journal event holding a secret, never echoi
   assert.equal(allowed.stdout, "Start.\n\nEnd.\n");
 });
 
-Deno.test("Ctrl-C stops a running shell block, exits 130, and the journal resumes", async () => {
+for (const [signal, what] of [["SIGINT", "Ctrl-C"], ["SIGTERM", "SIGTERM"]] as const) {
+  Deno.test(`${what} stops a running shell block, exits 130, and the journal resumes`, async () => {
+    await interruptedRun(signal);
+  });
+}
+
+async function interruptedRun(signal: "SIGINT" | "SIGTERM"): Promise<void> {
   const cwd = await tempDir();
   await Deno.writeTextFile(
     `${cwd}/doc.md`,
@@ -495,7 +501,7 @@ Deno.test("Ctrl-C stops a running shell block, exits 130, and the journal resume
   const reader = child.stdout.getReader();
   const first = new TextDecoder().decode((await reader.read()).value);
   assert.match(first, /started/);
-  child.kill("SIGINT");
+  child.kill(signal);
   reader.releaseLock();
   const status = await child.output();
   assert.equal(status.code, 130);
@@ -516,7 +522,7 @@ Deno.test("Ctrl-C stops a running shell block, exits 130, and the journal resume
   const resumed = await runXmd(["run", "--replay=trace.jsonl", "doc.md"], { cwd });
   assert.equal(resumed.code, 1, "an edited block must diverge");
   assert.match(resumed.stderr, /other inputs/);
-});
+}
 
 Deno.test("every element runs through the CLI, up to <Fail>", async () => {
   const cwd = await tempDir();

@@ -937,7 +937,15 @@ Deno.test("list reports a foreign file in the runs folder, leaves it untouched, 
   assert.deepEqual(await Deno.readFile(foreign), before);
 });
 
-Deno.test("WF-29 Ctrl-C during a shell block leaves the run interrupted (exit 130), without the block's changes, resumable, and says how to continue", async () => {
+for (
+  const [signal, what] of [["SIGINT", "Ctrl-C"], ["SIGTERM", "SIGTERM (a service's stop)"]] as const
+) {
+  Deno.test(`WF-29 ${what} during a shell block leaves the run interrupted (exit 130), without the block's changes, resumable, and says how to continue`, async () => {
+    await interruptedDuringBlock(signal);
+  });
+}
+
+async function interruptedDuringBlock(signal: "SIGINT" | "SIGTERM"): Promise<void> {
   const box = await sandbox({
     "slow.md":
       "Before the block.\n\n```sh exec\necho partial > half.txt\necho started\nsleep 3\necho done > whole.txt\n```\n\nAfter the block.\n",
@@ -957,7 +965,7 @@ Deno.test("WF-29 Ctrl-C during a shell block leaves the run interrupted (exit 13
     seen += new TextDecoder().decode(value);
   }
   assert.equal(seen, "Before the block.\n\nstarted");
-  child.kill("SIGINT");
+  child.kill(signal);
   reader.releaseLock();
   const output = await child.output();
   const stderr = new TextDecoder().decode(output.stderr);
@@ -987,7 +995,7 @@ Deno.test("WF-29 Ctrl-C during a shell block leaves the run interrupted (exit 13
   assert.equal((await box.xmd("export", "slow", out)).code, 0);
   assert.equal(await Deno.readTextFile(`${out}/whole.txt`), "done\n");
   assert.equal(await Deno.readTextFile(`${out}/half.txt`), "partial\n");
-});
+}
 
 const BOM = "\uFEFF";
 const BOM_DOC = '# Service "api"\n\nport = {8000 + 80}\n\n<Note text="quoted" />\n\n' +
