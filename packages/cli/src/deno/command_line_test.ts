@@ -24,7 +24,7 @@ async function folder() {
 const ESC = "\x1b";
 const DOC = '# Doc\n\n<File path="a.txt">a</File>\n\n```sh exec\necho b > b.txt\n```\n';
 
-Deno.test("WF-50: one grammar: --flag value and --flag=value mean the same for every workflow option", async () => {
+Deno.test("WF-50: one grammar: --flag value and --flag=value mean the same for every workflow option; a missing or empty value is refused", async () => {
   await using box = await folder();
   await Deno.writeTextFile(join(box.cwd, "doc.md"), DOC);
   const started = await box.xmd("workflow", "start", "--id", "spaced", "doc.md");
@@ -50,6 +50,19 @@ Deno.test("WF-50: one grammar: --flag value and --flag=value mean the same for e
     missing.stderr,
     "xmd: Option --status needs a value: write --status <status>\n",
   );
+
+  // An empty journal path would name the current folder: refused as such, nothing written.
+  const before = [...Deno.readDirSync(box.cwd)].map((entry) => entry.name).sort();
+  for (const option of ["--journal=", "--replay="]) {
+    const empty = await box.xmd("run", option, "doc.md");
+    assert.equal(empty.code, 1);
+    assert.equal(
+      empty.stderr,
+      `xmd: Option ${option.slice(0, -1)} needs a file path: write ${option}<file.jsonl>\n`,
+    );
+    assert.equal(empty.stdout, "");
+  }
+  assert.deepEqual([...Deno.readDirSync(box.cwd)].map((entry) => entry.name).sort(), before);
 });
 
 Deno.test("WF-50: --version and -V print the packages' version", async () => {

@@ -96,6 +96,10 @@ export function parseRunArguments(
         throw new UsageError(`Option --${name} needs a value: write --${name}=<value>`);
       }
     }
+    if (value === "" && (name === "journal" || name === "replay")) {
+      // An empty path would name the current folder.
+      throw new UsageError(`Option --${name} needs a file path: write --${name}=<file.jsonl>`);
+    }
     switch (name) {
       case "journal":
         result.journal = value;
