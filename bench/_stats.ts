@@ -79,6 +79,12 @@ export function summarize(samples: Samples): Summary {
   };
 }
 
+/** The nearest-rank `p` quantile of `values` (0 < p ≤ 1). */
+export function quantile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.min(sorted.length, Math.ceil(p * sorted.length)) - 1)];
+}
+
 /** A GitHub-flavoured Markdown table; `align` is `l` or `r` per column. */
 export function markdownTable(
   header: readonly string[],

@@ -22,6 +22,7 @@ import {
   fixed,
   type InterleavedBudget,
   markdownTable,
+  quantile,
   sample,
   type SampleBudget,
   sampleInterleaved,
@@ -143,6 +144,12 @@ interface PeerRow {
   summary: Summary;
   /** Its median over the comparison's reference (the bare commit, or `deno eval`). */
   overReference: number;
+  /**
+   * The quartiles of its calls' ratios to the reference's calls of the same
+   * round (interleaved, so each pair met the same machine): the ratio's
+   * spread. Rows that were not sampled in rounds have none.
+   */
+  roundRatios?: { p25: number; p75: number };
 }
 
 async function compare(
@@ -152,7 +159,8 @@ async function compare(
 ): Promise<PeerRow[]> {
   const samples = await sampleInterleaved(fns.map((entry) => entry.fn), budget);
   const summaries = samples.map(summarize);
-  const base = summaries[fns.findIndex((entry) => entry.name === reference)].medianMs;
+  const referenceIndex = fns.findIndex((entry) => entry.name === reference);
+  const base = summaries[referenceIndex].medianMs;
   return fns.map((entry, index) => {
     const summary = summaries[index];
     console.error(
@@ -160,7 +168,14 @@ async function compare(
         fixed(summary.p99Ms, 3)
       } ms, n=${summary.n}`,
     );
-    return { name: entry.name, summary, overReference: summary.medianMs / base };
+    const reference = samples[referenceIndex].ms;
+    const ratios = samples[index].ms.map((ms, call) => ms / reference[call]);
+    return {
+      name: entry.name,
+      summary,
+      overReference: summary.medianMs / base,
+      roundRatios: { p25: quantile(ratios, 0.25), p75: quantile(ratios, 0.75) },
+    };
   });
 }
 
