@@ -34,11 +34,28 @@ for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const
   console[method] = () => {};
 }
 
-const out = Deno.stdout.writable.getWriter();
+// Held here: defense-in-depth blocks the globals while a script runs.
+const writeOut = Deno.stdout.writeSync.bind(Deno.stdout);
+const exit = Deno.exit;
 
-/** Sends one frame to the host; frames keep their order. */
+/**
+ * Sends one frame to the host, written to the pipe before it returns, so
+ * frames keep their order and a statement's output has left this process
+ * before the next statement runs. An asynchronous write would wait for the
+ * event loop, which a CPU-bound block (`echo started; while :; do :; done`)
+ * never yields to: its output could then stay here until the block ended or
+ * timed out. A full pipe blocks this process until the host reads; the host
+ * reads without waiting on this process. A host that is gone ends it.
+ */
 function send(header: unknown, payload?: Uint8Array): void {
-  out.write(encodeFrame(header, payload)).catch(() => Deno.exit(0));
+  const frame = encodeFrame(header, payload);
+  try {
+    for (let written = 0; written < frame.length;) {
+      written += writeOut(frame.subarray(written));
+    }
+  } catch {
+    exit(0);
+  }
 }
 
 const { Bash, getCommandNames }: typeof JustBash = await import(Deno.args[0]);
@@ -91,7 +108,6 @@ const ppid = Object.getOwnPropertyDescriptor(Deno, "ppid")?.get;
 // A Deno whose `ppid` is no getter (none known) keeps the stdin watch alone.
 const parentOf = ppid ? ppid.bind(Deno) as () => number : () => host;
 const host: number = Deno.ppid;
-const exit = Deno.exit;
 let statements = 0;
 const hostWatch = new AbortController().signal;
 Object.defineProperty(hostWatch, "aborted", {
