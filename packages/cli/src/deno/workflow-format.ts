@@ -91,9 +91,20 @@ export function formatStatus(
   }
   if (record.status === "interrupted") {
     text += `\nContinue the run with: xmd workflow resume ${name}\n`;
+  } else if (record.status === "running") {
+    text += `\n${RUNNING_HINT}: xmd workflow resume ${name}\n`;
   }
   return text;
 }
+
+/**
+ * What a `running` run's status adds: the record cannot tell a live executor
+ * from one that was killed (SIGKILL, a crash, a power loss) before it
+ * settled the run, and `resume` tells them apart safely (it is refused while
+ * another process executes the run, and recovers a stale one).
+ */
+const RUNNING_HINT =
+  "If no xmd process is executing it (one was killed or crashed), continue the run with";
 
 /**
  * `xmd workflow status --format=markdown`: the run's status and, when it
@@ -117,6 +128,8 @@ export function formatStatusMarkdown(inspection: RunInspection, name: string): s
         : `Answer with:\n\n\`\`\`sh\nxmd workflow answer ${name} ${pendingSuspension.suspensionId} '<json>'\n\`\`\`\n`);
   } else if (record.status === "interrupted") {
     text += `\nContinue the run with:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`;
+  } else if (record.status === "running") {
+    text += `\n${RUNNING_HINT}:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`;
   }
   return text;
 }

@@ -5,6 +5,7 @@ import {
   formatHistory,
   formatList,
   formatStatus,
+  formatStatusMarkdown,
   inspectionJson,
   relativeTime,
 } from "./workflow-format.ts";
@@ -147,6 +148,22 @@ Deno.test("formatStatus of an answered question says to resume, and counts one e
   assert.match(text, /^frontier {4}1 event committed$/m);
   assert.match(text, /^ {2}answered; continue with: xmd workflow resume deploy-1$/m);
   assert.doesNotMatch(text, /answer with/);
+});
+
+Deno.test("formatStatus of a running run says how to continue it if no process executes it any more, in text and in Markdown", () => {
+  const running = inspection({ status: "running" });
+  assert.match(
+    formatStatus(running, NOW),
+    /\n\nIf no xmd process is executing it \(one was killed or crashed\), continue the run with: xmd workflow resume deploy-1\n$/,
+  );
+  assert.match(
+    formatStatusMarkdown(running, "deploy-1"),
+    /\n\nIf no xmd process is executing it \(one was killed or crashed\), continue the run with:\n\n```sh\nxmd workflow resume deploy-1\n```\n$/,
+  );
+  // A completed run says nothing more.
+  const completed = inspection({ status: "completed" });
+  assert.doesNotMatch(formatStatus(completed, NOW), /resume/);
+  assert.doesNotMatch(formatStatusMarkdown(completed, "deploy-1"), /resume/);
 });
 
 Deno.test("formatList aligns runs of different widths under their headers", () => {
