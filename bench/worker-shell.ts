@@ -31,7 +31,7 @@ import { NodeSqliteSeam } from "@xmd/workflow/deno/internal";
 // The same specifier as @xmd/workflow's import map (bench/ is no workspace member), so the frozen
 // lock resolves it to the very just-bash the Worker runs.
 // deno-lint-ignore no-import-prefix
-import { Bash } from "npm:just-bash@^3.4.2";
+import { Bash } from "npm:just-bash@3.4.2";
 import { DatabaseSync } from "node:sqlite";
 import { WorkerShell } from "../packages/workflow/src/deno/worker-shell.ts";
 import {

@@ -156,6 +156,8 @@ export async function bundleCli(dir: string): Promise<void> {
         "bundle",
         ...common,
         "--format=esm",
+        // Loaded from Deno's cache through the interpreter's lock, as from source.
+        "--external=npm:just-bash@*",
         "-o",
         join(staging, INTERPRETER_BUNDLE),
         INTERPRETER,

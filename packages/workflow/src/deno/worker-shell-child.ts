@@ -7,9 +7,13 @@
  * arrive on stdin; when stdin ends (the host went away), the process exits,
  * and a running block ends it at a statement boundary once the host is gone.
  *
- * Run as `deno run <this module> <just-bash module URL>`: the host resolves
- * `just-bash` where its own module graph does, so this process needs no
- * configuration file of its own.
+ * Run as `deno run --no-config --lock=<worker-shell-child-lock.json> <this
+ * module>`: `just-bash` is imported by the exact version that lock pins (a
+ * test keeps the two and deno.lock equal), so this process needs no
+ * configuration file of its own. The import is static: Deno's V8 code cache
+ * serves a statically imported npm module, while a dynamic `import()` of one
+ * was compiled afresh, and its cache rewritten, on every start (about 12 ms
+ * of each start, measured).
  *
  * @module
  */
@@ -18,10 +22,14 @@ import { encodeFrame, FrameReader } from "./worker-shell-frames.ts";
 import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
-import type * as JustBash from "just-bash";
+// The interpreter runs with no configuration file, so its import names the exact version.
+// deno-lint-ignore no-import-prefix
+import { Bash, getCommandNames } from "npm:just-bash@3.4.2";
 
 // Node-compat `process.env` is a permission-checked view of the host's
-// environment; some of just-bash's dependencies read it. Give them an empty one.
+// environment; some of just-bash's dependencies read it when called (none
+// while its modules load, or this permission-less process would not start).
+// Give them an empty one before any Bash is built.
 // deno-lint-ignore no-explicit-any
 const nodeProcess = (globalThis as any).process;
 if (nodeProcess) {
@@ -58,7 +66,6 @@ function send(header: unknown, payload?: Uint8Array): void {
   }
 }
 
-const { Bash, getCommandNames }: typeof JustBash = await import(Deno.args[0]);
 type IFileSystem = ConstructorParameters<typeof Bash>[0] extends infer O
   ? O extends { fs?: infer F } ? NonNullable<F> : never
   : never;

@@ -142,13 +142,12 @@ export class ShellProcess {
         "run",
         "--quiet",
         "--no-config",
-        `--lock=${lock.path}`,
+        `--lock=${lock}`,
         "--frozen",
         "--node-modules-dir=none",
         "--no-prompt",
         `--v8-flags=--max-old-space-size=${heapLimitMib}`,
         entry.href,
-        lock.justBash,
       ],
       clearEnv: true,
       env,
@@ -224,32 +223,25 @@ export class ShellProcess {
   }
 }
 
-let childLock: { path: string; justBash: string } | undefined;
+let childLock: string | undefined;
 
 /**
- * The interpreter's lock file and the just-bash specifier it pins. A published
- * package's copy is written once to the temporary folder, named by its hash.
+ * The interpreter's lock file, which pins the just-bash it imports. A
+ * published package's copy is written once to the temporary folder, named by
+ * its hash.
  */
-function lockPath(): { path: string; justBash: string } {
+function lockPath(): string {
   if (childLock) return childLock;
-  let path: string;
-  let text: string;
-  if (REMOTE_LOCK === undefined) {
-    path = fileURLToPath(LOCK_URL);
-    text = Deno.readTextFileSync(path);
-  } else {
-    ({ text, path } = REMOTE_LOCK);
-    try {
-      Deno.statSync(path);
-    } catch {
-      const staging = `${path}.${crypto.randomUUID()}`;
-      Deno.writeTextFileSync(staging, text);
-      Deno.renameSync(staging, path);
-    }
+  if (REMOTE_LOCK === undefined) return childLock = fileURLToPath(LOCK_URL);
+  const { text, path } = REMOTE_LOCK;
+  try {
+    Deno.statSync(path);
+  } catch {
+    const staging = `${path}.${crypto.randomUUID()}`;
+    Deno.writeTextFileSync(staging, text);
+    Deno.renameSync(staging, path);
   }
-  const specifiers = Object.keys(JSON.parse(text).specifiers);
-  childLock = { path, justBash: specifiers.find((name) => name.startsWith("npm:just-bash@"))! };
-  return childLock;
+  return childLock = path;
 }
 
 /** The last `STDERR_TAIL` characters of a stream, read to its end. */

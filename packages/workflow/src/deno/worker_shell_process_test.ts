@@ -239,12 +239,21 @@ Deno.test("WS-36: an interpreter frame over its bound, or one that does not pars
   assert.deepEqual(ws.readdir("/"), ["ok"]);
 });
 
-Deno.test("WS-34: the interpreter's own lock pins the just-bash deno.lock resolves, with the same packages", async () => {
+Deno.test("WS-34: the interpreter imports the just-bash its own lock pins, the one deno.lock resolves, with the same packages", async () => {
   const read = async (url: URL) => JSON.parse(await Deno.readTextFile(url));
   const child = await read(new URL("./worker-shell-child-lock.json", import.meta.url));
   const root = await read(new URL("../../../../deno.lock", import.meta.url));
-  const version = root.specifiers["npm:just-bash@^3.4.2"];
+  const pinned = Object.keys(root.specifiers).filter((name) => name.startsWith("npm:just-bash@"));
+  assert.equal(pinned.length, 1, `${pinned}`);
+  const version = root.specifiers[pinned[0]];
+  assert.equal(pinned[0], `npm:just-bash@${version}`, "the packages import one exact version");
   assert.deepEqual(child.specifiers, { [`npm:just-bash@${version}`]: version });
+  // The interpreter imports that very version: it runs with no configuration file.
+  const source = await Deno.readTextFile(new URL("./worker-shell-child.ts", import.meta.url));
+  assert.deepEqual(
+    [...source.matchAll(/from "(npm:just-bash@[^"]*)"/g)].map((match) => match[1]),
+    [`npm:just-bash@${version}`],
+  );
   for (const [name, entry] of Object.entries(child.npm)) {
     assert.deepEqual(entry, root.npm[name], `${name} differs from deno.lock`);
   }
