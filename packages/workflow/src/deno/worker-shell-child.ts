@@ -19,7 +19,8 @@
  */
 import { encodingOf, type EncodingOption, fromBytes, toBytes } from "./worker-shell-bytes.ts";
 import { encodeFrame, FrameReader } from "./worker-shell-frames.ts";
-import type { FsOp, ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
+import { type FsOp, MUTATING_FS_OPS, type PathDirs } from "./worker-shell-ops.ts";
+import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
@@ -124,7 +125,10 @@ Object.defineProperty(hostWatch, "aborted", {
   },
 });
 
-const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+const pending = new Map<
+  number,
+  { resolve(value: unknown): void; reject(error: Error): void; change: number | undefined }
+>();
 let nextId = 0;
 let token = "";
 
@@ -136,12 +140,48 @@ class PosixError extends Error {
   }
 }
 
+/**
+ * Whether `/usr/bin` and `/bin` exist, as the host last said, or undefined
+ * from the moment a request that may change the Workspace is sent until its
+ * reply (the latest such request's) says again. This process is the
+ * Workspace's only writer while its block runs, so the host's answer holds
+ * until its next such request.
+ */
+let dirs: PathDirs | undefined;
+/** How many requests that may change the Workspace were sent. */
+let changes = 0;
+
 function call(op: FsOp, args: (string | number | boolean)[], content?: Uint8Array) {
   const id = nextId++;
+  const change = MUTATING_FS_OPS.has(op) ? ++changes : undefined;
+  if (change !== undefined) dirs = undefined;
   return new Promise<unknown>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+    pending.set(id, { resolve, reject, change });
     send({ type: "fs", token, id, op, args }, content);
   });
+}
+
+/**
+ * What `exists` of `path` must answer without asking the host, or undefined.
+ * just-bash looks each command up as `/usr/bin/<name>`, `/bin/<name>`, then
+ * `/usr/bin` (three round trips a command, about 1 ms) before it runs its
+ * own; while a folder does not exist, nothing under it does. Only a plain
+ * absolute path (no empty, `.` or `..` part) is answered here.
+ */
+function knownExists(path: string): boolean | undefined {
+  if (dirs === undefined) return undefined;
+  const [usrBin, bin] = dirs;
+  if (path === "/usr/bin") return usrBin;
+  if (path === "/bin") return bin;
+  const under = !usrBin && path.startsWith("/usr/bin/")
+    ? 9
+    : !bin && path.startsWith("/bin/")
+    ? 5
+    : 0;
+  if (under === 0) return undefined;
+  return path.slice(under).split("/").every((part) => part !== "" && part !== "." && part !== "..")
+    ? false
+    : undefined;
 }
 
 function normalize(path: string): string {
@@ -227,7 +267,7 @@ const workspaceFs = {
   },
   async exists(path: string): Promise<boolean> {
     if (isDevice(path)) return true;
-    return await call("exists", [path]) as boolean;
+    return knownExists(path) ?? await call("exists", [path]) as boolean;
   },
   async stat(path: string) {
     return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("stat", [path]) as Stat);
@@ -292,6 +332,8 @@ function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void 
     const waiter = pending.get(message.id);
     pending.delete(message.id);
     if (!waiter) return;
+    // An earlier change's answer is stale once a later one was sent.
+    if (waiter.change === changes && message.dirs) dirs = message.dirs;
     if (message.error) waiter.reject(new PosixError(message.error.code, message.error.message));
     else waiter.resolve(message.bytes ? payload : message.value);
     return;
@@ -302,6 +344,7 @@ function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void 
 async function runBlock(message: RunMessage): Promise<void> {
   await warmed;
   token = message.token;
+  dirs = message.dirs;
   output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };
   try {
     const bash = new Bash({

@@ -11,30 +11,9 @@
  */
 import { lazySchema } from "@xmd/core/protocol";
 import * as z from "zod/mini";
+import { FS_OPS, type PathDirs } from "./worker-shell-ops.ts";
 
-/** Filesystem operations the interpreter may ask for. */
-export const FS_OPS = [
-  "readFile",
-  "writeFile",
-  "appendFile",
-  "exists",
-  "stat",
-  "lstat",
-  "mkdir",
-  "readdir",
-  "readdirTypes",
-  "rm",
-  "cp",
-  "mv",
-  "chmod",
-  "symlink",
-  "link",
-  "readlink",
-  "realpath",
-] as const;
-
-/** A filesystem operation name. */
-export type FsOp = typeof FS_OPS[number];
+export { FS_OPS, type FsOp, MUTATING_FS_OPS, type PathDirs } from "./worker-shell-ops.ts";
 
 /** Host → interpreter: run one script. */
 export interface RunMessage {
@@ -48,6 +27,8 @@ export interface RunMessage {
   cwd: string;
   /** The block's timeout in milliseconds. */
   timeoutMs: number;
+  /** The default `PATH`'s folders as the block starts. */
+  dirs: PathDirs;
 }
 
 /** Host → interpreter: the answer to a filesystem request. */
@@ -62,6 +43,13 @@ export interface ReplyMessage {
   bytes?: true;
   /** The POSIX refusal, when it failed. */
   error?: { code: string; message: string };
+  /**
+   * The default `PATH`'s folders once a request that may change the
+   * Workspace was applied (or refused): the Workspace as it stands until the
+   * interpreter's next such request, since it is the only writer while its
+   * block runs.
+   */
+  dirs?: PathDirs;
 }
 
 /** Interpreter → host messages, parsed strictly. */

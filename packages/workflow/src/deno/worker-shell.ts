@@ -45,6 +45,8 @@ import {
 import { type PrestartedInterpreter, takePrestarted } from "./worker-shell-prestart.ts";
 import {
   type FsOp,
+  MUTATING_FS_OPS,
+  type PathDirs,
   type ReplyMessage,
   type WorkerMessage,
   WorkerMessageSchema,
@@ -133,8 +135,10 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
       );
     }
     const cwd = workspacePath(request.cwd);
+    let dirs: PathDirs;
     try {
       this.#assertDirectory(cwd, request.cwd);
+      dirs = this.#pathDirs();
     } catch (error) {
       return Promise.reject(error);
     }
@@ -204,6 +208,7 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
         script: request.script,
         cwd,
         timeoutMs: request.timeoutMs,
+        dirs,
       });
     });
   }
@@ -335,13 +340,15 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
     content: Uint8Array,
   ): { reply: ReplyMessage; payload?: Uint8Array } | Error {
     try {
-      const value = this.#apply(message.op, message.args, content);
-      return value instanceof Uint8Array
-        ? { reply: { type: "reply", id: message.id, bytes: true }, payload: value }
-        : { reply: { type: "reply", id: message.id, value } };
-    } catch (error) {
-      if (error instanceof FileSystemError) {
-        return {
+      let reply: { reply: ReplyMessage; payload?: Uint8Array };
+      try {
+        const value = this.#apply(message.op, message.args, content);
+        reply = value instanceof Uint8Array
+          ? { reply: { type: "reply", id: message.id, bytes: true }, payload: value }
+          : { reply: { type: "reply", id: message.id, value } };
+      } catch (error) {
+        if (!(error instanceof FileSystemError)) throw error;
+        reply = {
           reply: {
             type: "reply",
             id: message.id,
@@ -349,10 +356,18 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
           },
         };
       }
+      if (MUTATING_FS_OPS.has(message.op)) reply.reply.dirs = this.#pathDirs();
+      return reply;
+    } catch (error) {
       // A storage or corruption failure must stop the run (it is never a
       // result the script could observe, handle with `||`, and keep).
       return error instanceof Error ? error : new Error(String(error));
     }
+  }
+
+  /** Whether the default `PATH`'s folders exist now (see {@linkcode PathDirs}). */
+  #pathDirs(): PathDirs {
+    return [this.#workspace.exists("/usr/bin"), this.#workspace.exists("/bin")];
   }
 
   /** Applies one filesystem request to the Workspace, each in its own savepoint. */

@@ -278,3 +278,53 @@ Deno.test("WF-191: the interpreter's warm-up leaves nothing a block sees: the fi
   assert.equal(secondResult.stdout, firstResult.stdout);
   assert.deepEqual(snapshot(ws), ['/in.txt = "x\\n"']);
 });
+
+Deno.test("worker shell: a command in the Workspace's /usr/bin or /bin runs as soon as it exists, through a link too", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const exitsWith = (code: number) => `printf '#!/bin/sh\\nexit ${code}\\n'`;
+  // Not there, then moved into place: /usr/bin appears in the middle of the block.
+  const moved = await shell.run(
+    request(
+      `mkdir /tools && ${exitsWith(7)} > /tools/hello && chmod +x /tools/hello; ` +
+        `hello 2>/dev/null; echo "before $?"; mkdir /usr && mv /tools /usr/bin && hello`,
+    ).request,
+  );
+  assert.deepEqual([moved.stdout, moved.exitCode], ["before 127\n", 7]);
+  // The next block starts with it there.
+  assert.equal((await shell.run(request("hello").request)).exitCode, 7);
+  // Gone, then back through a link: /usr -> /tools.
+  ws.rename("/usr", "/tools");
+  const linked = await shell.run(
+    request(`hello 2>/dev/null; echo "gone $?"; ln -s /tools /usr && hello`).request,
+  );
+  assert.deepEqual([linked.stdout, linked.exitCode], ["gone 127\n", 7]);
+  // In /bin.
+  ws.unlink("/usr");
+  const bin = await shell.run(
+    request(`mkdir /bin && ${exitsWith(5)} > /bin/hi && chmod +x /bin/hi && hi`).request,
+  );
+  assert.equal(bin.exitCode, 5);
+});
+
+Deno.test("worker shell: commands run without asking the Workspace while it has no /usr/bin or /bin", async () => {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  seam.transaction(() => Workspace.initialize(seam));
+  let requests = 0;
+  const ws = new Workspace({
+    exec: (sql, ...params) => seam.exec(sql, ...params),
+    transaction: (fn) => {
+      requests++;
+      return seam.transaction(fn);
+    },
+  });
+  using shell = new WorkerShell(ws);
+  const { request: req } = request(
+    'echo "$(basename /a/b) $((6 * 7))" > f; cat f; printf x | wc -c',
+  );
+  const result = await shell.run(req);
+  assert.equal(result.stdout, "b 42\n1\n");
+  // The redirection's three (is f there, truncate it, write it) and cat's read: no lookup of echo,
+  // basename, cat, printf or wc (three requests each).
+  assert.equal(requests, 4);
+});
