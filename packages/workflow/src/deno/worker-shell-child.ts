@@ -19,7 +19,7 @@
  */
 import { encodingOf, type EncodingOption, fromBytes, toBytes } from "./worker-shell-bytes.ts";
 import { encodeFrame, FrameReader } from "./worker-shell-frames.ts";
-import { type FsOp, MUTATING_FS_OPS, type PathDirs } from "./worker-shell-ops.ts";
+import { type FsOp, MUTATING_FS_OPS, PATH_DIRS, type PathDirs } from "./worker-shell-ops.ts";
 import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
@@ -141,11 +141,11 @@ class PosixError extends Error {
 }
 
 /**
- * Whether `/usr/bin` and `/bin` exist, as the host last said, or undefined
- * from the moment a request that may change the Workspace is sent until its
- * reply (the latest such request's) says again. This process is the
- * Workspace's only writer while its block runs, so the host's answer holds
- * until its next such request.
+ * `/usr/bin` and `/bin` as the host last said, or undefined from the moment
+ * a request that may change the Workspace is sent until its reply (the
+ * latest such request's) says again. This process is the Workspace's only
+ * writer while its block runs, so the host's answer holds until its next
+ * such request.
  */
 let dirs: PathDirs | undefined;
 /** How many requests that may change the Workspace were sent. */
@@ -162,26 +162,42 @@ function call(op: FsOp, args: (string | number | boolean)[], content?: Uint8Arra
 }
 
 /**
- * What `exists` of `path` must answer without asking the host, or undefined.
- * just-bash looks each command up as `/usr/bin/<name>`, `/bin/<name>`, then
- * `/usr/bin` (three round trips a command, about 1 ms) before it runs its
- * own; while a folder does not exist, nothing under it does. Only a plain
- * absolute path (no empty, `.` or `..` part) is answered here.
+ * The folder of {@linkcode dirs} that `path` names (`self`) or lies under, if
+ * any and known. just-bash looks each command up as `/usr/bin/<name>`,
+ * `/bin/<name>`, then `/usr/bin` (three round trips a command, about 1 ms)
+ * before it runs its own, and a command it ran before as a `stat` of the path
+ * it then remembered. Only a plain absolute path (no empty, `.` or `..` part)
+ * is answered here.
  */
-function knownExists(path: string): boolean | undefined {
+function pathDir(path: string) {
   if (dirs === undefined) return undefined;
-  const [usrBin, bin] = dirs;
-  if (path === "/usr/bin") return usrBin;
-  if (path === "/bin") return bin;
-  const under = !usrBin && path.startsWith("/usr/bin/")
-    ? 9
-    : !bin && path.startsWith("/bin/")
-    ? 5
-    : 0;
-  if (under === 0) return undefined;
-  return path.slice(under).split("/").every((part) => part !== "" && part !== "." && part !== "..")
-    ? false
-    : undefined;
+  for (let index = 0; index < PATH_DIRS.length; index++) {
+    const dir = PATH_DIRS[index];
+    if (path === dir) return { fact: dirs[index], self: true };
+    if (
+      path.startsWith(`${dir}/`) &&
+      path.slice(dir.length + 1).split("/").every((part) =>
+        part !== "" && part !== "." && part !== ".."
+      )
+    ) return { fact: dirs[index], self: false };
+  }
+  return undefined;
+}
+
+/** What `exists` of `path` answers without asking the host, or undefined. */
+function knownExists(path: string): boolean | undefined {
+  const known = pathDir(path);
+  if (known === undefined) return undefined;
+  if (known.self) return known.fact.exists;
+  return known.fact.under ? false : undefined;
+}
+
+/** The host's refusal of `stat` or `lstat` of `path`, when known without asking it. */
+function knownRefusal(path: string): PosixError | undefined {
+  const known = pathDir(path);
+  const under = known?.self === false ? known.fact.under : undefined;
+  return under &&
+    new PosixError(under.code, `Cannot resolve "${path}": ${under.why} (${under.code})`);
 }
 
 function normalize(path: string): string {
@@ -270,10 +286,16 @@ const workspaceFs = {
     return knownExists(path) ?? await call("exists", [path]) as boolean;
   },
   async stat(path: string) {
-    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("stat", [path]) as Stat);
+    if (isDevice(path)) return fsStat(DEV_NULL_STAT);
+    const refusal = knownRefusal(path);
+    if (refusal) throw refusal;
+    return fsStat(await call("stat", [path]) as Stat);
   },
   async lstat(path: string) {
-    return fsStat(isDevice(path) ? DEV_NULL_STAT : await call("lstat", [path]) as Stat);
+    if (isDevice(path)) return fsStat(DEV_NULL_STAT);
+    const refusal = knownRefusal(path);
+    if (refusal) throw refusal;
+    return fsStat(await call("lstat", [path]) as Stat);
   },
   async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
     await call("mkdir", [path, options?.recursive ?? false]);

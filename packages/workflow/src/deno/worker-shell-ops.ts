@@ -43,10 +43,26 @@ export const MUTATING_FS_OPS: ReadonlySet<FsOp> = new Set<FsOp>([
   "link",
 ]);
 
+/** The default `PATH`'s folders, in the order of {@linkcode PathDirs}. */
+export const PATH_DIRS = ["/usr/bin", "/bin"] as const;
+
+/** What the host says of one of the default `PATH`'s folders. */
+export interface PathDir {
+  /** It exists (links followed). */
+  exists: boolean;
+  /**
+   * When it is no directory (missing, a file, a dangling link): why no path
+   * under it resolves, the same for every name under it. A path's refusal is
+   * `Cannot resolve "<path>": <why> (<code>)`, the Workspace's own words.
+   */
+  under?: { code: string; why: string };
+}
+
 /**
- * Whether `/usr/bin` and `/bin` exist in the Workspace (links followed), in
- * that order: the default `PATH`'s folders. just-bash looks a command up in
- * each before it runs its own (three requests a command); while neither
- * exists the interpreter answers those lookups itself.
+ * `/usr/bin` and `/bin` in the Workspace, the default `PATH`'s folders, in
+ * that order. just-bash looks a command up in each before it runs its own
+ * (three requests a command, and a `stat` of the path it remembered from the
+ * last lookup); while neither is a directory the interpreter answers those
+ * requests itself.
  */
-export type PathDirs = readonly [usrBin: boolean, bin: boolean];
+export type PathDirs = readonly [usrBin: PathDir, bin: PathDir];

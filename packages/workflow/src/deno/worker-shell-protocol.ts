@@ -13,8 +13,6 @@ import { lazySchema } from "@xmd/core/protocol";
 import * as z from "zod/mini";
 import { FS_OPS, type PathDirs } from "./worker-shell-ops.ts";
 
-export { FS_OPS, type FsOp, MUTATING_FS_OPS, type PathDirs } from "./worker-shell-ops.ts";
-
 /** Host → interpreter: run one script. */
 export interface RunMessage {
   /** Discriminant. */

@@ -46,7 +46,11 @@ import { type PrestartedInterpreter, takePrestarted } from "./worker-shell-prest
 import {
   type FsOp,
   MUTATING_FS_OPS,
+  PATH_DIRS,
+  type PathDir,
   type PathDirs,
+} from "./worker-shell-ops.ts";
+import {
   type ReplyMessage,
   type WorkerMessage,
   WorkerMessageSchema,
@@ -365,9 +369,10 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
     }
   }
 
-  /** Whether the default `PATH`'s folders exist now (see {@linkcode PathDirs}). */
+  /** The default `PATH`'s folders as they are now (see {@linkcode PathDirs}). */
   #pathDirs(): PathDirs {
-    return [this.#workspace.exists("/usr/bin"), this.#workspace.exists("/bin")];
+    const [usrBin, bin] = PATH_DIRS.map((dir) => pathDir(this.#workspace, dir));
+    return [usrBin, bin];
   }
 
   /** Applies one filesystem request to the Workspace, each in its own savepoint. */
@@ -428,6 +433,24 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
       }
     });
   }
+}
+
+/** What the host says of `dir`, one of the default `PATH`'s folders. */
+function pathDir(ws: Workspace, dir: string): PathDir {
+  const exists = ws.exists(dir);
+  if (exists && ws.stat(dir).kind === "dir") return { exists };
+  // No directory: every path under it is refused on the way, in the same words but its own path.
+  const probe = `${dir}/_`;
+  try {
+    ws.lstat(probe);
+  } catch (error) {
+    if (!(error instanceof FileSystemError)) throw error;
+    const words = /^Cannot resolve "(.*)": (.*) \(([A-Z]+)\)$/.exec(error.message);
+    if (words?.[1] === probe && words[3] === error.posix) {
+      return { exists, under: { code: error.posix, why: words[2] } };
+    }
+  }
+  return { exists };
 }
 
 function remove(ws: Workspace, path: string, recursive: boolean, force: boolean): void {

@@ -319,12 +319,30 @@ Deno.test("worker shell: commands run without asking the Workspace while it has 
     },
   });
   using shell = new WorkerShell(ws);
-  const { request: req } = request(
-    'echo "$(basename /a/b) $((6 * 7))" > f; cat f; printf x | wc -c',
+  const run = async (script: string) => {
+    requests = 0;
+    const { exitCode, stdout, stderr } = await shell.run(request(script).request);
+    return { exitCode, stdout, stderr, requests };
+  };
+  assert.deepEqual(
+    await run(
+      'echo "$(basename /a/b) $((6 * 7))" > f; cat f; printf x | wc -c; for i in 1 2; do basename /c/d; done',
+    ),
+    // The redirection's three requests (is f there, truncate it, write it) and cat's read: no
+    // lookup of echo, basename, cat, printf or wc (three requests each), nor of the path just-bash
+    // remembered for basename (a stat each time it runs again).
+    { exitCode: 0, stdout: "b 42\n1\nd\nd\n", stderr: "", requests: 4 },
   );
-  const result = await shell.run(req);
-  assert.equal(result.stdout, "b 42\n1\n");
-  // The redirection's three (is f there, truncate it, write it) and cat's read: no lookup of echo,
-  // basename, cat, printf or wc (three requests each).
-  assert.equal(requests, 4);
+  // What a script sees of those paths is what the Workspace says, whatever /usr is.
+  const probe = "stat /usr/bin/x; ls /bin/y/z; [ -e /usr/bin/x ]; echo $?";
+  const missing = "stat: cannot stat '/usr/bin/x': No such file or directory\n" +
+    "ls: /bin/y/z: No such file or directory\n";
+  assert.deepEqual(await run(probe), { exitCode: 0, stdout: "1\n", stderr: missing, requests: 0 });
+  ws.writeFile("/usr", encoder.encode("a file"));
+  assert.deepEqual(await run(`${probe}; cat /usr/bin/x`), {
+    exitCode: 1,
+    stdout: "1\n",
+    stderr: `${missing}cat: /usr/bin/x: No such file or directory\n`,
+    requests: 1,
+  });
 });
