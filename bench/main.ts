@@ -52,7 +52,7 @@ import {
 import { LONG_STEPS, runStepPeers, type StepPeerRow, STEPS, TARGET_PEER_SPEEDUP } from "./peers.ts";
 import { runStepCli, stepCliChecks, stepCliTable } from "./step-cli.ts";
 import { STEP_BYTES } from "./workflow-steps.ts";
-import { openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
+import { LOOP_COMMANDS, openWorkerShellFixture, SCRIPT } from "./worker-shell.ts";
 import { BLOCK_FILES, runWorkspaceGate, workspaceGateTable } from "./workspace-gate.ts";
 import { FILES, openVerifyRunFixture } from "./verify-run.ts";
 import {
@@ -528,6 +528,9 @@ const SHELL = {
   newBash: "just-bash in this thread: new Bash()",
   bashExec: `just-bash in this thread: new Bash() + exec(\`${SCRIPT}\`), in-memory fs`,
   bashNoDefense: "the same with defenseInDepth: false",
+  loop:
+    `WorkerShell.run of ${LOOP_COMMANDS} × \`basename /a/b >/dev/null\` alone, in-memory Workspace`,
+  bashLoop: `just-bash in this thread: new Bash() + exec of the same ${LOOP_COMMANDS} commands`,
 } as const;
 
 async function runWorkerShell(): Promise<
@@ -547,6 +550,8 @@ async function runWorkerShell(): Promise<
       { name: SHELL.newBash, fn: fixture.newBash },
       { name: SHELL.bashExec, fn: fixture.bashExec },
       { name: SHELL.bashNoDefense, fn: fixture.bashExecNoDefense },
+      { name: SHELL.loop, fn: fixture.runLoop },
+      { name: SHELL.bashLoop, fn: fixture.bashLoop },
     ],
     SHELL.effect,
     SHELL_BUDGET,
@@ -791,6 +796,10 @@ const shellTable = peerTable(shell.rows, "effect");
 const verificationTable = peerTable(verification.rows, "journal parse");
 const shellRequests = Object.entries(shell.requests.operations).map(([op, n]) => `${op} × ${n}`)
   .join(", ");
+const shellMedian = (name: string) => shell.rows.find((row) => row.name === name)!.summary.medianMs;
+/** What one more command costs in a running block: the loop's row less the empty block's, per command. */
+const shellPerCommand = (shellMedian(SHELL.loop) - shellMedian(SHELL.noFs)) / LOOP_COMMANDS;
+const bashPerCommand = shellMedian(SHELL.bashLoop) / LOOP_COMMANDS;
 const throughputTable = markdownTable(
   ["what", "median ms / 64 MiB", "p99 ms", "MB/s (median)", "passes"],
   throughput.rows.map((row) => [
@@ -985,6 +994,13 @@ const markdown = [
   `Interleaved in blocks of ${SHELL_BUDGET.blockSize}; the last column is each row's median over the effect's.`,
   "",
   shellTable,
+  "",
+  `A command in a running block costs ${
+    fixed(shellPerCommand, 3)
+  } ms through Worker Shell (the ${LOOP_COMMANDS}-command`,
+  `block less the empty one, per command), against ${
+    fixed(bashPerCommand, 3)
+  } ms in just-bash in this thread (its row per command, with \`new Bash()\`).`,
   "",
   `Throughput: ${fixed(THROUGHPUT.files, 0)} files of ${
     fixed(THROUGHPUT.bytes / 1_024, 0)

@@ -44,6 +44,14 @@ import { openEffectRun } from "./_workspace-effect.ts";
 /** The measured block. */
 export const SCRIPT = "echo x > f";
 
+/** Commands in {@linkcode LOOP}. */
+export const LOOP_COMMANDS = 50;
+
+/** A block of many commands: what a command costs once the block runs. */
+export const LOOP = Array.from({ length: LOOP_COMMANDS }, () => "basename /a/b >/dev/null").join(
+  "\n",
+);
+
 /**
  * A Workspace that counts what Worker Shell asks of it: each request from the
  * Worker is served in exactly one `transaction` of its seam (one message
@@ -112,6 +120,10 @@ export interface WorkerShellFixture extends AsyncDisposable {
   runAlone(): Promise<void>;
   /** `WorkerShell.run` of `:` (no filesystem request), in-memory Workspace. */
   runNoFs(): Promise<void>;
+  /** `WorkerShell.run` of {@linkcode LOOP}, in-memory Workspace. */
+  runLoop(): Promise<void>;
+  /** `new Bash()` + `exec(LOOP)` in this thread on just-bash's in-memory filesystem. */
+  bashLoop(): Promise<void>;
   /** One frame round trip to a bare permission-less interpreter process that echoes it. */
   roundTrip(): Promise<void>;
   /** `new Bash()` in this thread (default options). */
@@ -235,6 +247,12 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
     },
     runAlone: async () => succeeded(await memoryShell.run(request(SCRIPT)), SCRIPT),
     runNoFs: async () => succeeded(await memoryShell.run(request(":")), ":"),
+    runLoop: async () => succeeded(await memoryShell.run(request(LOOP)), "the loop"),
+    bashLoop: () =>
+      quietly(async () => {
+        const bash = new Bash({ cwd: "/", env: { HOME: "/", PATH: "/usr/bin:/bin" } });
+        succeeded({ ...await bash.exec(LOOP), timedOut: false }, "just-bash");
+      }),
     roundTrip: () =>
       new Promise<void>((resolve) => {
         pendingEcho = resolve;
