@@ -152,10 +152,10 @@ Deno.test("WS-37: xmd workflow start killed with SIGKILL while its block compute
       cwd: dir,
       env: { XMD_WORKFLOW_RUNS: join(dir, "runs"), XMD_WORKER_SHELL_HEAP_MIB: heap },
     });
-    // The block has started once its first line has streamed through the CLI.
+    // The block has started once its first line has streamed through the CLI, whole (MDX-64).
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
     let stdout = "";
-    while (!stdout.includes("computing")) {
+    while (!stdout.includes("computing\n")) {
       const { value, done } = await reader.read();
       assert.equal(done, false, `the CLI ended before the block streamed: ${stdout}`);
       stdout += value;

@@ -32,10 +32,10 @@ Deno.test("MDX-76: each shell request names its block's position, and the observ
   ]);
   assert.deepEqual(seen, [
     'start doc.md:3:1 after "before"',
-    // The writer holds back trailing newlines until something follows them.
-    'end after "before\\n\\none"',
+    // A block's line ends as it is written; the blank line after it waits for what follows.
+    'end after "before\\n\\none\\n"',
     'start doc.md:9:1 after "before\\n\\none\\n\\nbetween"',
-    'end after "before\\n\\none\\n\\nbetween\\n\\ntwo"',
+    'end after "before\\n\\none\\n\\nbetween\\n\\ntwo\\n"',
   ]);
   assert.equal(record.stdout, "before\n\none\n\nbetween\n\ntwo\n\nafter\n");
 });

@@ -3,7 +3,10 @@
  * surrounding blank lines behind; the writer defers newlines so that output
  * never starts with blank lines, never holds more than one blank line in a
  * row from the document's own text, and ends with exactly one newline.
- * Shell output is written raw: its own blank lines are kept.
+ * Shell output is written raw: its own blank lines are kept. A shell
+ * output's line ends as it is written: one newline after raw text is written
+ * at once (whatever follows, at least one newline comes next, or the
+ * output's last), so a long block's line shows whole while it runs.
  *
  * @module
  */
@@ -26,10 +29,18 @@ export class RenderWriter {
   #pendingRaw = 0;
   #started = false;
   #separator: number | undefined;
+  // Of the deferred newlines, how many were already written (0 or 1), and whether one may be.
+  #written = 0;
+  readonly #eager: boolean;
 
-  /** `sink` receives the normalized text as it is produced. */
-  constructor(sink: (text: string) => void) {
+  /**
+   * `sink` receives the normalized text as it is produced; `eager: false`
+   * (captured text, which ends without newlines) writes no deferred newline
+   * before it is sure to follow.
+   */
+  constructor(sink: (text: string) => void, { eager = true }: { eager?: boolean } = {}) {
     this.#sink = sink;
+    this.#eager = eager;
   }
 
   /** Writes document text: runs of blank lines collapse to one. */
@@ -54,9 +65,10 @@ export class RenderWriter {
 
   /** Ends the output with one newline if anything was written. */
   end(): void {
-    if (this.#started) this.#sink("\n");
+    if (this.#started && this.#written === 0) this.#sink("\n");
     this.#pendingText = 0;
     this.#pendingRaw = 0;
+    this.#written = 0;
   }
 
   #emit(text: string, raw: boolean): void {
@@ -76,8 +88,11 @@ export class RenderWriter {
         ? Math.min(this.#pendingText, 2) + this.#pendingRaw + leadingMatch
         : Math.min(this.#pendingText + this.#pendingRaw + leadingMatch, 2));
     this.#separator = undefined;
-    let out = this.#started ? "\n".repeat(newlines) : "";
+    // At least one newline follows raw text that ended with one (a separator is 1 or 2).
+    let out = this.#started ? "\n".repeat(newlines - this.#written) : "";
     out += raw ? body : body.replace(/\n{3,}/g, "\n\n");
+    this.#written = raw && trailing > 0 && this.#eager ? 1 : 0;
+    if (this.#written === 1) out += "\n";
     this.#sink(out);
     this.#started = true;
     this.#pendingText = raw ? 0 : trailing;
@@ -94,7 +109,7 @@ export class CaptureWriter extends RenderWriter {
     super((text) => {
       if (this.#text.length + text.length > MAX_CAPTURED_LENGTH) throw tooLong();
       this.#text += text;
-    });
+    }, { eager: false });
   }
 
   /** The captured text, without leading or trailing newlines. */
