@@ -957,14 +957,14 @@ async function interruptedDuringBlock(signal: "SIGINT" | "SIGTERM"): Promise<voi
   const reader = child.stdout.getReader();
   let seen = "";
   // The block's output streams while it runs: Ctrl-C lands in its `sleep`
-  // (were the output held until the block ended, the run would complete).
-  // (A trailing newline is held until something follows it.)
-  while (!seen.includes("started")) {
+  // (were the output held until the block ended, the run would complete),
+  // its line whole (MDX-10).
+  while (!seen.includes("started\n")) {
     const { value, done } = await reader.read();
     if (done) break;
     seen += new TextDecoder().decode(value);
   }
-  assert.equal(seen, "Before the block.\n\nstarted");
+  assert.equal(seen, "Before the block.\n\nstarted\n");
   child.kill(signal);
   reader.releaseLock();
   const output = await child.output();
