@@ -45,6 +45,7 @@ export function inspectionJson(inspection: RunInspection) {
     ...inspection.record,
     pendingSuspension: inspection.pendingSuspension,
     executions: inspection.executions,
+    ...(inspection.executing === undefined ? {} : { executing: inspection.executing }),
   };
 }
 
@@ -92,19 +93,29 @@ export function formatStatus(
   if (record.status === "interrupted") {
     text += `\nContinue the run with: xmd workflow resume ${name}\n`;
   } else if (record.status === "running") {
-    text += `\n${RUNNING_HINT}: xmd workflow resume ${name}\n`;
+    text += inspection.executing
+      ? `\n${EXECUTING}\n`
+      : `\n${runningHint(inspection)}: xmd workflow resume ${name}\n`;
   }
   return text;
 }
 
+/** What the status of a `running` run that a process executes adds. */
+const EXECUTING = "An xmd process is executing it now.";
+
 /**
- * What a `running` run's status adds: the record cannot tell a live executor
- * from one that was killed (SIGKILL, a crash, a power loss) before it
- * settled the run, and `resume` tells them apart safely (it is refused while
- * another process executes the run, and recovers a stale one).
+ * What the status of a `running` run that no process may execute adds before
+ * the command that continues it: a run whose executor was killed (SIGKILL, a
+ * crash, a power loss) before it settled the run stays `running`. Where the
+ * host cannot tell (`executing` unknown), `resume` tells them apart safely
+ * (it is refused while another process executes the run, and recovers a
+ * stale one).
  */
-const RUNNING_HINT =
-  "If no xmd process is executing it (one was killed or crashed), continue the run with";
+function runningHint(inspection: RunInspection): string {
+  return inspection.executing === false
+    ? "No xmd process is executing it: its executor was killed or crashed before it settled the run. Continue the run with"
+    : "If no xmd process is executing it (one was killed or crashed), continue the run with";
+}
 
 /**
  * `xmd workflow status --format=markdown`: the run's status and, when it
@@ -129,7 +140,9 @@ export function formatStatusMarkdown(inspection: RunInspection, name: string): s
   } else if (record.status === "interrupted") {
     text += `\nContinue the run with:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`;
   } else if (record.status === "running") {
-    text += `\n${RUNNING_HINT}:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`;
+    text += inspection.executing
+      ? `\n${EXECUTING}\n`
+      : `\n${runningHint(inspection)}:\n\n\`\`\`sh\nxmd workflow resume ${name}\n\`\`\`\n`;
   }
   return text;
 }
@@ -139,9 +152,10 @@ export function formatList(runs: RunInspection[], now: number): string {
   if (runs.length === 0) return "No workflow runs.\n";
   return table([
     ["RUN", "STATUS", "DOCUMENT", "EVENTS", "UPDATED"],
-    ...runs.map(({ record }) => [
+    ...runs.map(({ record, executing }) => [
       record.id,
-      record.status,
+      // A `running` run no process executes: its executor was killed or crashed.
+      executing === false ? `${record.status} (stale)` : record.status,
       record.document + (record.target ? `#${record.target}` : ""),
       String(record.eventCount),
       relativeTime(record.updatedAt, now),

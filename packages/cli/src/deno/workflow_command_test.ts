@@ -894,6 +894,52 @@ Deno.test("while one executor holds a run, a second resume, cancel or delete is 
   assert.equal(resumed.stdout, "# Hello world\n\nApproved for world.\n");
 });
 
+Deno.test("WF-28: status and list tell a running run's live executor from one killed before it settled the run", async () => {
+  const box = await sandbox({
+    "doc.md": "# Loop\n\n```sh exec timeout=1h\necho computing\nwhile :; do :; done\n```\n",
+  });
+  const child = spawnXmd(["workflow", "start", "--id=looping", "doc.md"], {
+    cwd: box.cwd,
+    env: { XMD_WORKFLOW_RUNS: box.runs },
+  });
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    let stdout = "";
+    while (!stdout.includes("computing\n")) {
+      const { value, done } = await reader.read();
+      assert.equal(done, false, `the start ended before its block ran: ${stdout}`);
+      stdout += value;
+    }
+    const live = await box.xmd("status", "looping");
+    assert.match(live.stdout, /^status +running$/m);
+    assert.match(live.stdout, /\n\nAn xmd process is executing it now\.\n$/);
+    assert.equal(json(await box.xmd("status", "looping", "--json")).executing, true);
+    assert.match((await box.xmd("list")).stdout, /^looping +running +doc\.md/m);
+
+    child.kill("SIGKILL");
+    await child.status;
+    const stale = await box.xmd("status", "looping");
+    assert.match(stale.stdout, /^status +running$/m);
+    assert.match(
+      stale.stdout,
+      /\n\nNo xmd process is executing it: its executor was killed or crashed before it settled the run\. Continue the run with: xmd workflow resume looping\n$/,
+    );
+    assert.equal(json(await box.xmd("status", "looping", "--json")).executing, false);
+    assert.match((await box.xmd("list")).stdout, /^looping +running \(stale\) +doc\.md/m);
+    // What it said to do is what recovers it (here, to stop it).
+    assert.equal((await box.xmd("cancel", "looping")).code, 0);
+    assert.equal(json(await box.xmd("status", "looping", "--json")).status, "cancelled");
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already ended.
+    }
+    await reader.cancel();
+    await child.stderr.cancel();
+  }
+});
+
 Deno.test("fifty runs started in parallel all complete and are all listed", async () => {
   const box = await sandbox({ "doc.md": DONE_DOC });
   const ids = Array.from({ length: 50 }, (_, index) => `p${index}`);

@@ -160,6 +160,23 @@ Deno.test("formatStatus of a running run says how to continue it if no process e
     formatStatusMarkdown(running, "deploy-1"),
     /\n\nIf no xmd process is executing it \(one was killed or crashed\), continue the run with:\n\n```sh\nxmd workflow resume deploy-1\n```\n$/,
   );
+  // Where the executor lock was probed (WF-28): a live executor, or one killed before it settled.
+  const live = { ...running, executing: true };
+  assert.match(formatStatus(live, NOW), /\n\nAn xmd process is executing it now\.\n$/);
+  assert.match(
+    formatStatusMarkdown(live, "deploy-1"),
+    /\n\nAn xmd process is executing it now\.\n$/,
+  );
+  assert.doesNotMatch(formatStatus(live, NOW) + formatStatusMarkdown(live, "deploy-1"), /resume/);
+  const stale = { ...running, executing: false };
+  const killed =
+    "No xmd process is executing it: its executor was killed or crashed before it settled the run. Continue the run with";
+  assert.ok(formatStatus(stale, NOW).endsWith(`\n\n${killed}: xmd workflow resume deploy-1\n`));
+  assert.ok(
+    formatStatusMarkdown(stale, "deploy-1").endsWith(
+      `\n\n${killed}:\n\n\`\`\`sh\nxmd workflow resume deploy-1\n\`\`\`\n`,
+    ),
+  );
   // A completed run says nothing more.
   const completed = inspection({ status: "completed" });
   assert.doesNotMatch(formatStatus(completed, NOW), /resume/);

@@ -59,6 +59,12 @@ export interface RunInspection {
   pendingSuspension: PendingSuspension | null;
   /** Its executions, in order. */
   executions: DocumentExecution[];
+  /**
+   * For a `running` run, when the host can tell: whether a process executes
+   * it now. False means its executor was killed or crashed before it settled
+   * the run (`resume` recovers it).
+   */
+  executing?: boolean;
 }
 
 /** A run's committed journal, for `history`. */

@@ -16,10 +16,19 @@
  * subprocess forked meanwhile (which holds the file until it execs) cannot
  * keep it held.
  *
+ * Inspection tells a live executor from a dead one by probing: it tries a
+ * shared lock, which it holds for an instant when no executor holds the
+ * exclusive one. An executor that meets a busy lock therefore tries again for
+ * a few milliseconds before it refuses, so a probe never refuses it.
+ *
  * @module
  */
 import { RunBusyError } from "../contracts/workflow-errors.ts";
 import { runBusyError } from "../execution/run-busy.ts";
+
+/** Tries at a busy lock before refusing, and the wait between them: about 20 ms in all. */
+const BUSY_ATTEMPTS = 6;
+const BUSY_RETRY_MS = 4;
 
 /** A held executor lock; released on dispose. */
 export class ExecutorLock implements Disposable {
@@ -31,26 +40,52 @@ export class ExecutorLock implements Disposable {
   }
 
   /**
-   * Takes the lock at `path` or refuses at once with `RunBusyError`. Its calls are
-   * synchronous (none waits: the lock is tried, not awaited), as are SQLite's own: each
-   * asynchronous one would cost the runtime's thread pool about ten times its microseconds.
+   * Takes the lock at `path`, or refuses with `RunBusyError` once it was busy for
+   * about 20 ms (a probe holds it for an instant; an executor for its whole
+   * execution). Its calls are synchronous (the lock is tried, not awaited), as are
+   * SQLite's own: each asynchronous one would cost the runtime's thread pool about
+   * ten times its microseconds.
    */
-  static acquire(path: string, runId: string): Promise<ExecutorLock> {
-    try {
-      return Promise.resolve(ExecutorLock.#acquire(path, runId));
-    } catch (error) {
-      return Promise.reject(error);
+  static async acquire(path: string, runId: string): Promise<ExecutorLock> {
+    for (let attempt = 1;; attempt++) {
+      const lock = ExecutorLock.#acquire(path, runId);
+      if (lock) return lock;
+      // Busy: an executor holds it, or an inspection's probe does for an instant.
+      if (attempt === BUSY_ATTEMPTS) throw runBusyError(runId);
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
     }
   }
 
-  static #acquire(path: string, runId: string): ExecutorLock {
+  /**
+   * Whether an executor holds the lock at `path` now, or undefined when this
+   * process cannot tell (it may not open the file). A missing file is held by
+   * none. Takes, when it is free, a shared lock that it releases at once.
+   */
+  static probe(path: string): boolean | undefined {
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(path, { read: true });
+    } catch (error) {
+      return error instanceof Deno.errors.NotFound ? false : undefined;
+    }
+    try {
+      if (!file.tryLockSync(false)) return true;
+      file.unlockSync();
+      return false;
+    } catch {
+      return undefined;
+    } finally {
+      file.close();
+    }
+  }
+
+  /** The lock, or null when another process holds it. */
+  static #acquire(path: string, runId: string): ExecutorLock | null {
     for (let attempt = 0;; attempt++) {
       const file = Deno.openSync(path, { read: true, write: true, create: true });
       let kept = false;
       try {
-        if (!file.tryLockSync(true)) {
-          throw runBusyError(runId);
-        }
+        if (!file.tryLockSync(true)) return null;
         if (isFileAt(file, path)) {
           kept = true;
           return new ExecutorLock(file);

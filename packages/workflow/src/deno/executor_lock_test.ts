@@ -32,3 +32,29 @@ Deno.test("WF-14 a released executor lock is free at once, even while another th
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("WF-28 the probe tells a held lock from a free one, and an executor starts past a probe", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "xmd-lock-probe-" });
+  try {
+    const path = join(dir, "run.sqlite.lock");
+    assert.equal(ExecutorLock.probe(path), false, "no lock file: no executor");
+    {
+      using _held = await ExecutorLock.acquire(path, "probed");
+      assert.equal(ExecutorLock.probe(path), true);
+    }
+    assert.equal(ExecutorLock.probe(path), false, "released: no executor");
+    // A probe holds a shared lock for an instant; here, for 10 ms. The executor waits it out.
+    const probe = Deno.openSync(path, { read: true });
+    assert.ok(probe.tryLockSync(false));
+    const released = new Promise((resolve) => setTimeout(() => resolve(probe.unlockSync()), 10));
+    try {
+      using _lock = await ExecutorLock.acquire(path, "probed");
+      assert.equal(ExecutorLock.probe(path), true);
+    } finally {
+      await released;
+      probe.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

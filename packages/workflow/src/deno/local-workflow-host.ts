@@ -288,7 +288,8 @@ export class LocalWorkflowHost implements WorkflowHost {
     checkRunId(id);
     const path = this.pathOf(id);
     await this.#requireExists(path, id);
-    return await this.#read(path, id, inspectStore);
+    const read = () => this.#read(path, id, inspectStore);
+    return await withExecutor(path, await read(), read);
   }
 
   async history(id: string): Promise<RunHistory> {
@@ -378,16 +379,19 @@ export class LocalWorkflowHost implements WorkflowHost {
       if (!entry.isFile || !/^[0-9a-f]{64}\.sqlite$/.test(entry.name)) continue;
       const path = joinPath(this.#runs, entry.name);
       const where = `run file ${entry.name}`;
-      try {
+      const read = async () => {
         const seam = readRunDatabase(path, where);
-        if (!seam) continue;
+        if (!seam) return null;
         using _seam = seam;
         const store = new RunStore(seam, where);
-        const run = await readConsistently(seam, () => {
+        return await readConsistently(seam, () => {
           if (!store.hasRun()) return null;
           return inspectStore(store, checkFileName(store, path, where));
         });
-        if (run) listing.runs.push(run);
+      };
+      try {
+        const run = await read();
+        if (run) listing.runs.push(await withExecutor(path, run, read));
       } catch (error) {
         // One damaged or foreign file does not hide the other runs; it is reported, untouched.
         if (!isRecognitionError(error)) throw error;
@@ -639,6 +643,27 @@ function checkFileName(store: RunStore, path: string, where: string): RunRecord 
 }
 
 /** What `inspect` and `list` report of a run; `record` is `store.record()` if the caller read it. */
+/**
+ * `inspection` of the run at `path` with whether a process executes it, when
+ * it is `running` and the executor lock tells (WF-28). A run found without
+ * an executor is read again: one settled between the read and the probe is
+ * reported settled, not stale.
+ */
+async function withExecutor<T extends RunInspection | null>(
+  path: string,
+  inspection: RunInspection,
+  read: () => Promise<T>,
+): Promise<RunInspection> {
+  if (inspection.record.status !== "running") return inspection;
+  const executing = ExecutorLock.probe(`${path}.lock`);
+  if (executing === undefined) return inspection;
+  if (!executing) {
+    const again = await read();
+    if (again && again.record.status !== "running") return again;
+  }
+  return { ...inspection, executing };
+}
+
 function inspectStore(store: RunStore, record: RunRecord = store.record()): RunInspection {
   return {
     record,
