@@ -6,42 +6,37 @@
  * @module
  */
 
-/** Filesystem operations the interpreter may ask for. */
-export const FS_OPS = [
-  "readFile",
+/** The operations that may change the Workspace. */
+const CHANGING = [
   "writeFile",
   "appendFile",
-  "exists",
-  "stat",
-  "lstat",
   "mkdir",
-  "readdir",
-  "readdirTypes",
   "rm",
   "cp",
   "mv",
   "chmod",
   "symlink",
   "link",
+] as const;
+
+/** Filesystem operations the interpreter may ask for: those that only read, then the others. */
+export const FS_OPS = [
+  "readFile",
+  "exists",
+  "stat",
+  "lstat",
+  "readdir",
+  "readdirTypes",
   "readlink",
   "realpath",
+  ...CHANGING,
 ] as const;
 
 /** A filesystem operation name. */
 export type FsOp = typeof FS_OPS[number];
 
 /** The operations that may change the Workspace; every other one only reads it. */
-export const MUTATING_FS_OPS: ReadonlySet<FsOp> = new Set<FsOp>([
-  "writeFile",
-  "appendFile",
-  "mkdir",
-  "rm",
-  "cp",
-  "mv",
-  "chmod",
-  "symlink",
-  "link",
-]);
+export const MUTATING_FS_OPS: ReadonlySet<FsOp> = new Set<FsOp>(CHANGING);
 
 /** The default `PATH`'s folders, in the order of {@linkcode PathDirs}. */
 export const PATH_DIRS = ["/usr/bin", "/bin"] as const;
