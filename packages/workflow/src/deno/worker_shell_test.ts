@@ -293,6 +293,9 @@ Deno.test("worker shell: a command in the Workspace's /usr/bin or /bin runs as s
   assert.deepEqual([moved.stdout, moved.exitCode], ["before 127\n", 7]);
   // The next block starts with it there.
   assert.equal((await shell.run(request("hello").request)).exitCode, 7);
+  // A known limitation (WS-34): a Workspace /usr/bin hides the built-ins it does not hold.
+  const hidden = await shell.run(request("basename /a/b").request);
+  assert.deepEqual([hidden.exitCode, hidden.stderr], [127, "bash: basename: command not found\n"]);
   // Gone, then back through a link: /usr -> /tools.
   ws.rename("/usr", "/tools");
   const linked = await shell.run(
