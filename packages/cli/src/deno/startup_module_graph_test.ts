@@ -130,7 +130,7 @@ Deno.test("MDX-121: xmd workflow list, status and history load the local host al
   );
 });
 
-Deno.test("MDX-130: the early start of Worker Shell's interpreter loads no npm package, store, schema or error class", async () => {
+Deno.test("MDX-130: the early start of Worker Shell's interpreter loads no npm package, Node built-in, store, schema or error class", async () => {
   // The dispatch's module for it, then the entry it imports once the document shows a shell block.
   const early = await loadedAtStart(
     new URL("packages/cli/src/deno/early-interpreter.ts", ROOT).href,
@@ -143,7 +143,7 @@ Deno.test("MDX-130: the early start of Worker Shell's interpreter loads no npm p
   assert.ok(interpreter.includes("packages/workflow/src/deno/worker-shell-process.ts"));
   assert.deepEqual(
     [...early, ...interpreter].filter((specifier) => !specifier.startsWith("packages/")).sort(),
-    ["node:url"],
+    [],
   );
   assert.deepEqual(
     [...early, ...interpreter].filter((specifier) =>
@@ -167,4 +167,30 @@ Deno.test("MDX-132: xmd workflow list, status and history load zod/mini and zod'
       .map((specifier) => specifier.replace(/^npm:\/zod@[^/]+/, "zod")),
     ["zod/mini", "zod/v4/locales/en.js"],
   );
+});
+
+Deno.test("MDX-133: xmd run and a local workflow start, resume or export import node:path and node:url nowhere; only the remote host's modules do", async () => {
+  const { stdout, success, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", MAIN],
+    cwd: ROOT.pathname,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  const graph = GraphSchema.parse(JSON.parse(new TextDecoder().decode(stdout)));
+  // Every module of the CLI's graph, `import()` included, that imports one of the two.
+  const importers = graph.modules.filter((module) =>
+    module.specifier.startsWith(ROOT.href) &&
+    (module.dependencies ?? []).some((dependency) =>
+      dependency.code?.specifier === "node:path" || dependency.code?.specifier === "node:url"
+    )
+  ).map((module) => module.specifier.slice(ROOT.href.length)).sort();
+  // The walk sees the graph's imports of them (so an empty graph cannot pass).
+  assert.ok(importers.length > 0);
+  assert.deepEqual(importers, [
+    "packages/workflow/src/deno/remote-workflow-host.ts",
+    // Only by `import()`, to name a published package's copy of the interpreter's lock.
+    "packages/workflow/src/deno/worker-shell-process.ts",
+    "packages/workflow/src/deno/working-copy-folder.ts",
+  ]);
 });

@@ -14,8 +14,15 @@
  *
  * @module
  */
-import { basename, dirname, isAbsolute, join, sep as SEPARATOR } from "node:path";
+import {
+  basenameOf as basename,
+  dirnameOf as dirname,
+  isAbsolutePath as isAbsolute,
+  joinPath as join,
+} from "./posix-path.ts";
 import { fileSystemRefusal, type MissingKind } from "../engine/file-system-refusal.ts";
+
+const SEPARATOR = "/";
 
 const MAX_LINKS = 40;
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { joinPath as join } from "./posix-path.ts";
 import { FileSystemError } from "../engine/file-system-error.ts";
 
 /**

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { dirname } from "node:path";
+import { dirnameOf as dirname } from "./posix-path.ts";
 import type { FileSystemProvider } from "../engine/providers.ts";
 import { compileGlob } from "../glob/mod.ts";
 import { MAX_PATH_BYTES, utf8Length } from "../engine/path-limits.ts";

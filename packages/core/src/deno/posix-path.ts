@@ -1,10 +1,11 @@
 /**
- * Host paths for the commands that only inspect runs, without `node:path`.
- * Importing any of Deno's heavier Node built-ins (`node:path`, `node:util`)
- * first loads the Node compatibility layer they share: about 6–8 ms of CPU
- * of every `xmd workflow list` and `status`, more than the reads themselves
- * (`bench/profile-startup.md`, sixth pass). These are the few path functions
- * the dispatch, the workflow command and the local host use.
+ * Host paths without `node:path`. Importing any of Deno's heavier Node
+ * built-ins (`node:path`, `node:util`) first loads the Node compatibility
+ * layer they share: about 6–8 ms of CPU of every `xmd workflow list` and
+ * `status`, more than the reads themselves (`bench/profile-startup.md`, sixth
+ * pass), and of every `xmd run` and `workflow start`. These are the few path
+ * functions the dispatch, the workflow command, the local host, the host
+ * file system and the program loader use.
  *
  * Invariant: each function returns what `node:path`'s POSIX function of the
  * same name returns for the same arguments (`posix_path_test.ts` compares

@@ -16,7 +16,13 @@
 import { XmdError } from "../errors/xmd-error.ts";
 import { DocumentError } from "../document/document-error.ts";
 import { loadProgram, type Program, type SourceReader } from "../document/load-program.ts";
-import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  basenameOf as basename,
+  dirnameOf as dirname,
+  isAbsolutePath as isAbsolute,
+  joinPath as join,
+  resolvePath as resolve,
+} from "./posix-path.ts";
 
 /** Why a root document could not be read. */
 export type DocumentReadProblem = "missing" | "directory" | "permission";

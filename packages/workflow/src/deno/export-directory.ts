@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { dirname, join } from "node:path";
+import { dirnameOf as dirname, joinPath as join } from "@xmd/core/deno/internal";
 import { ExportRefusedError } from "../contracts/workflow-errors.ts";
 import type { ExportOptions, ExportReport } from "../contracts/workflow-host.ts";
 import type { RootEntry } from "../workspace/walk-root.ts";

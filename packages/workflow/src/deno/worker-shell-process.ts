@@ -19,7 +19,6 @@
  *
  * @module
  */
-import { fileURLToPath } from "node:url";
 import { encodeFrame, type Frame, FrameError, FrameReader } from "./worker-shell-frames.ts";
 
 /** Why the interpreter process ended. */
@@ -64,7 +63,7 @@ const LOCK_URL = new URL("./worker-shell-child-lock.json", import.meta.url);
  * The lock's content and where its copy goes, when this module is not a local
  * file (a published package). What names the copy (a hash, the temporary
  * folder) is loaded only then: a local module's load stays the frames' and
- * `node:url`'s, so the CLI can start the interpreter before it loads the
+ * this module's own, so the CLI can start the interpreter before it loads the
  * store and its schemas (WF-190).
  */
 const REMOTE_LOCK: { text: string; path: string } | undefined = LOCK_URL.protocol === "file:"
@@ -232,7 +231,7 @@ let childLock: string | undefined;
  */
 function lockPath(): string {
   if (childLock) return childLock;
-  if (REMOTE_LOCK === undefined) return childLock = fileURLToPath(LOCK_URL);
+  if (REMOTE_LOCK === undefined) return childLock = filePath(LOCK_URL);
   const { text, path } = REMOTE_LOCK;
   try {
     Deno.statSync(path);
@@ -242,6 +241,14 @@ function lockPath(): string {
     Deno.renameSync(staging, path);
   }
   return childLock = path;
+}
+
+/**
+ * The path of a local `file:` URL, as `node:url`'s `fileURLToPath` gives it on
+ * the POSIX hosts xmd runs on, without loading `node:url` for this one call.
+ */
+export function filePath(url: URL): string {
+  return decodeURIComponent(url.pathname);
 }
 
 /** The last `STDERR_TAIL` characters of a stream, read to its end. */

@@ -268,3 +268,17 @@ Deno.test("WS-34: the interpreter imports the just-bash its own lock pins, the o
     }
   }
 });
+
+Deno.test("MDX-130: the interpreter's lock path is what node:url's fileURLToPath gives for its file: URL", async () => {
+  const { filePath } = await import("./worker-shell-process.ts");
+  for (
+    const href of [
+      "file:///home/ann/xmd/packages/workflow/src/deno/worker-shell-child-lock.json",
+      "file:///tmp/with%20space/%C3%A9t%C3%A9/lock.json",
+      "file:///tmp/100%25/%23hash/%3Fquery/lock.json",
+      "file:///",
+    ]
+  ) {
+    assert.equal(filePath(new URL(href)), fileURLToPath(href), href);
+  }
+});

@@ -69,7 +69,9 @@ export interface ExecuteRunOptions {
   execution: number | null;
   /**
    * The shell for exec blocks, over the run's Workspace (the local provider's
-   * Worker Shell); without it exec blocks are refused.
+   * Worker Shell); without it exec blocks are refused. Its `asyncDispose`
+   * stops it before its first `await`, and its promise ends once its
+   * processes have.
    */
   shell?: (workspace: Workspace) => ShellProvider & Partial<AsyncDisposable>;
   /** The SHA-256 the Workspace names chunks and objects with (default: `sha256Hex`). */
@@ -117,8 +119,26 @@ export async function loadRetainedProgram(store: RunStore): Promise<Program> {
   );
 }
 
-/** Runs (or replays) a run from its store and commits the outcome. */
+/**
+ * Runs (or replays) a run from its store and commits the outcome. Returns
+ * once every process its shell started has ended: the shell is killed as soon
+ * as the program is over, and its processes end while the outcome is settled
+ * (they can change nothing by then: the shell refuses a finished effect's
+ * requests).
+ */
 export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionResult> {
+  const shellsEnded: Promise<void>[] = [];
+  try {
+    return await execute(options, shellsEnded);
+  } finally {
+    await Promise.all(shellsEnded);
+  }
+}
+
+async function execute(
+  options: ExecuteRunOptions,
+  shellsEnded: Promise<void>[],
+): Promise<ExecutionResult> {
   const { store, execution } = options;
   // Checked before anything is read or written: effects and remote commits need a held transaction.
   if (execution !== null && !store.sql.hold) {
@@ -170,7 +190,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<ExecutionR
     if (!replayOnly) await settleAfterFailure(store, commits, execution, error);
     throw error;
   } finally {
-    await shell?.[Symbol.asyncDispose]?.();
+    // Killed now (synchronously), awaited by `executeRun` after the settlement.
+    const disposed = shell?.[Symbol.asyncDispose]?.();
+    if (disposed) {
+      const ended = Promise.resolve(disposed);
+      ended.catch(() => {});
+      shellsEnded.push(ended);
+    }
   }
   if (replayOnly) {
     effects.rollback();
