@@ -18,12 +18,8 @@ const GraphSchema = z.object({
   redirects: z.record(z.string(), z.string()),
 });
 
-/**
- * The modules `entry` loads before any of its code runs: what its static
- * imports reach, as `deno info --json` reports them, without type-only
- * imports (erased) and without `import()` (loaded when a command runs).
- */
-async function loadedAtStart(entry: string): Promise<string[]> {
+/** `entry`'s module graph, `import()` included, as `deno info --json` reports it. */
+async function graphOf(entry: string): Promise<z.infer<typeof GraphSchema>> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     // The workspace's configuration and its frozen lock, as the Worker's graph test reads it
     // (and as `deno task install` bundles the sources; bundled_cli_test.ts checks the bundle).
@@ -33,7 +29,16 @@ async function loadedAtStart(entry: string): Promise<string[]> {
     stderr: "piped",
   }).output();
   if (code !== 0) throw new Error(`deno info failed:\n${new TextDecoder().decode(stderr)}`);
-  const graph = GraphSchema.parse(JSON.parse(new TextDecoder().decode(stdout)));
+  return GraphSchema.parse(JSON.parse(new TextDecoder().decode(stdout)));
+}
+
+/**
+ * The modules `entry` loads before any of its code runs: what its static
+ * imports reach, as `deno info --json` reports them, without type-only
+ * imports (erased) and without `import()` (loaded when a command runs).
+ */
+async function loadedAtStart(entry: string): Promise<string[]> {
+  const graph = await graphOf(entry);
   const resolve = (specifier: string) => graph.redirects[specifier] ?? specifier;
   const modules = new Map(graph.modules.map((module) => [module.specifier, module]));
   const seen = new Set<string>();
@@ -170,14 +175,7 @@ Deno.test("MDX-132: xmd workflow list, status and history load zod/mini and zod'
 });
 
 Deno.test("MDX-133: xmd run and a local workflow start, resume or export import node:path and node:url nowhere; only the remote host's modules do", async () => {
-  const { stdout, success, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", MAIN],
-    cwd: ROOT.pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(success, new TextDecoder().decode(stderr));
-  const graph = GraphSchema.parse(JSON.parse(new TextDecoder().decode(stdout)));
+  const graph = await graphOf(MAIN);
   // Every module of the CLI's graph, `import()` included, that imports one of the two.
   const importers = graph.modules.filter((module) =>
     module.specifier.startsWith(ROOT.href) &&
