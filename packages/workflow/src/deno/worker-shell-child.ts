@@ -348,6 +348,37 @@ const workspaceFs = {
   },
 };
 
+/**
+ * just-bash's limits on how much a script does, lifted (WS-115): the host's
+ * timeout bounds a block's time (it kills this process) and the heap limit
+ * its memory (WS-44), so a long loop, an awk program over a 150,000-line
+ * file or a million-element array is a legitimate script until one of them
+ * is reached, as in bash. Limits on depth (calls, substitutions, sourcing,
+ * directory walks, parsers), on a program's own size, on descriptors and on
+ * bytes stay just-bash's, or as set below.
+ */
+const UNCOUNTED = {
+  maxLoopIterations: Number.MAX_SAFE_INTEGER,
+  maxCommandCount: Number.MAX_SAFE_INTEGER,
+  maxWorkUnits: Number.MAX_SAFE_INTEGER,
+  // awk's records and loop iterations, sed's cycles and branches, jq's steps and results.
+  maxAwkIterations: Number.MAX_SAFE_INTEGER,
+  maxSedIterations: Number.MAX_SAFE_INTEGER,
+  maxJqIterations: Number.MAX_SAFE_INTEGER,
+  maxQueryElements: Number.MAX_SAFE_INTEGER,
+  // Arrays, brace expansions and globs, as large as memory allows.
+  maxArrayElements: Number.MAX_SAFE_INTEGER,
+  maxBraceExpansionResults: Number.MAX_SAFE_INTEGER,
+  maxGlobOperations: Number.MAX_SAFE_INTEGER,
+  // `find`, `du` and `ls -R` over a Workspace of any number of files.
+  maxTraversalEntries: Number.MAX_SAFE_INTEGER,
+  maxTraversalWork: Number.MAX_SAFE_INTEGER,
+  // Rows and cells of CSV commands, entries of an archive.
+  maxCsvRows: Number.MAX_SAFE_INTEGER,
+  maxCsvCells: Number.MAX_SAFE_INTEGER,
+  maxArchiveEntries: Number.MAX_SAFE_INTEGER,
+} as const;
+
 /** Handles one host frame: a reply wakes its waiter; a run starts a block. */
 function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void {
   if (message.type === "reply") {
@@ -378,9 +409,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       // iteration counts: a long loop is a legitimate script until its time
       // is up. The heap limit bounds memory.
       executionLimits: {
-        maxLoopIterations: Number.MAX_SAFE_INTEGER,
-        maxCommandCount: Number.MAX_SAFE_INTEGER,
-        maxWorkUnits: Number.MAX_SAFE_INTEGER,
+        ...UNCOUNTED,
         maxExecutionTimeMs: message.timeoutMs + 1_000,
         // A Workspace file is not bounded at 64 MiB: `cat` and redirections
         // hold a whole file as one string, so strings may reach 256 MiB

@@ -279,6 +279,27 @@ Deno.test("WF-191: the interpreter's warm-up leaves nothing a block sees: the fi
   assert.deepEqual(snapshot(ws), ['/in.txt = "x\\n"']);
 });
 
+Deno.test("WS-115: a block is bounded by its time and heap, not by counts: awk over 150,000 lines, long loops and a million-element list run as in bash", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const cases: [string, string][] = [
+    // just-bash's own limits refuse each of these (100,000 awk records or loop iterations, a
+    // million jq results or sequence numbers).
+    ["seq 1 150000 > lines.txt && awk '{ s += $1 } END { print s }' lines.txt", "11250075000\n"],
+    ["awk 'BEGIN { for (i = 0; i < 200000; i++) s += i; print s }'", "19999900000\n"],
+    ["jq -n '[range(0; 1100000)] | length'", "1100000\n"],
+    ["seq 1 1100000 | tail -n 1", "1100000\n"],
+  ];
+  for (const [script, stdout] of cases) {
+    const { request: req } = request(script);
+    const result = await shell.run(req);
+    assert.equal(result.stderr, "", script);
+    assert.deepEqual([result.exitCode, result.stdout], [0, stdout], script);
+  }
+  // The file the first block wrote is there, whole.
+  assert.equal(decoder.decode(ws.readFile("/lines.txt")).split("\n").length, 150_001);
+});
+
 Deno.test("worker shell: a command in the Workspace's /usr/bin or /bin runs as soon as it exists, through a link too", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
