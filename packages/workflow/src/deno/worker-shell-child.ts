@@ -22,6 +22,7 @@ import { encodeFrame, FrameReader } from "./worker-shell-frames.ts";
 import { type FsOp, MUTATING_FS_OPS, PATH_DIRS, type PathDirs } from "./worker-shell-ops.ts";
 import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
+import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
@@ -421,6 +422,7 @@ async function runBlock(message: RunMessage): Promise<void> {
         maxLiveBytes: 1024 * MIB,
       },
     });
+    bash.registerTransformPlugin(braceRangePlugin);
     bash.registerTransformPlugin(streamingPlugin);
     const result = await bash.exec(message.script, { signal: hostWatch });
     finish(result.exitCode, result.stdout, result.stderr);

@@ -300,6 +300,39 @@ Deno.test("WS-115: a block is bounded by its time and heap, not by counts: awk o
   assert.equal(decoder.decode(ws.readFile("/lines.txt")).split("\n").length, 150_001);
 });
 
+Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const refusal = (range: string, words: string) =>
+    `bash: ${range}: Worker Shell expands a brace range to at most 10,000 words, and this one has ${words}: generate them with seq\n`;
+  const run = async (script: string) => {
+    const { request: req } = request(script);
+    const { exitCode, stdout, stderr } = await shell.run(req);
+    return { exitCode, stdout, stderr };
+  };
+  // Without the refusal just-bash runs this loop 10,000 times and prints "after 10000".
+  assert.deepEqual(
+    await run("echo before > log; for i in {1..12000}; do echo $i >> log; done; echo after $i"),
+    { exitCode: 1, stdout: "", stderr: refusal("{1..12000}", "12,000") },
+  );
+  // The statement before it ran; the loop wrote nothing.
+  assert.equal(decoder.decode(ws.readFile("/log")), "before\n");
+  // A command substitution's subshell ends; its caller goes on with the status.
+  assert.deepEqual(await run('x=$(echo {0..30000..2}); echo "status $? [$x]"'), {
+    exitCode: 0,
+    stdout: "status 1 []\n",
+    stderr: refusal("{0..30000..2}", "15,001"),
+  });
+  // A range of 10,000 words, one in a branch not taken, and seq run as written.
+  assert.deepEqual(
+    await run(
+      "if false; then echo {1..12000}; fi; for i in {1..10000}; do n=$i; done; " +
+        "for i in $(seq 1 12000); do m=$i; done; echo $n $m {a..c}",
+    ),
+    { exitCode: 0, stdout: "10000 12000 a b c\n", stderr: "" },
+  );
+});
+
 Deno.test("worker shell: a command in the Workspace's /usr/bin or /bin runs as soon as it exists, through a link too", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
