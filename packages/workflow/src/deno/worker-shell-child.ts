@@ -423,7 +423,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       },
     });
     bash.registerTransformPlugin(braceRangePlugin);
-    bash.registerTransformPlugin(streamingPlugin);
+    bash.registerTransformPlugin(streamingPlugin());
     const result = await bash.exec(message.script, { signal: hostWatch });
     finish(result.exitCode, result.stdout, result.stderr);
   } catch (error) {

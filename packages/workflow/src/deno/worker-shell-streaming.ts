@@ -20,6 +20,12 @@
  *   until they end.
  * - Output that no wrapper caught (e.g. written just before `exit` in the
  *   middle of a statement) still arrives with the block's result.
+ * - Only the block's own script is wrapped. just-bash runs each script it is
+ *   given through its transforms, including the ones a command runs
+ *   (`xargs`, `find -exec`, `bash -c`, `timeout`, `env`): their output is that
+ *   command's, read by its pipe or its caller, so wrapping it would send it
+ *   past them to the block's output. A transform is made per block and wraps
+ *   the first script it sees, the block's, and no other.
  *
  * @module
  */
@@ -123,10 +129,18 @@ function stream(statement: StatementNode): StatementNode {
   return redirected([statement], statement.line);
 }
 
-/** The transform, registered on each `Bash` the Worker creates. */
-export const streamingPlugin: TransformPlugin = {
-  name: "xmd-stream-output",
-  transform({ ast }): { ast: ScriptNode } {
-    return { ast: { ...ast, statements: ast.statements.map(stream) } };
-  },
-};
+/**
+ * The transform for one block's `Bash`: it wraps the block's script, the
+ * first it sees, and leaves the scripts its commands run as they are.
+ */
+export function streamingPlugin(): TransformPlugin {
+  let block = true;
+  return {
+    name: "xmd-stream-output",
+    transform({ ast }): { ast: ScriptNode } {
+      if (!block) return { ast };
+      block = false;
+      return { ast: { ...ast, statements: ast.statements.map(stream) } };
+    },
+  };
+}

@@ -42,6 +42,12 @@ const SCRIPTS = [
   "for i in 1 2; do for j in x y; do echo $i$j; [ $j = x ] && break; done; echo after$i; done",
   "while true; do echo once; break; echo never; done; echo $?",
   "n=0; until [ $n = 2 ]; do n=$((n+1)); if [ $n = 1 ]; then echo one; else echo other >&2; fi; done",
+  // Commands that run other commands: what those write is the command's output, in its pipe.
+  "printf 'a\\nb\\n' > /f; echo /f | xargs cat | wc -l",
+  "bash -c 'echo lower; echo err >&2' 2>/dev/null | tr a-z A-Z",
+  "printf 'a\\nb\\n' > /f; find /f -exec cat {} \\; | wc -l",
+  "timeout 5 echo t | tr t T; env echo v | tr v V",
+  "echo x | xargs -I{} sh -c 'echo in-{}; for i in 1 2; do echo $i; done' | tr a-z A-Z",
 ];
 
 Deno.test("worker shell streaming: wrapping statements changes no script's output, errors or status", async () => {
