@@ -350,22 +350,36 @@ const workspaceFs = {
 };
 
 /**
+ * How many steps of one loop an awk, sed or jq program may take (awk's
+ * records or one loop's iterations, sed's branches on one line, jq's
+ * iterations): no input this process can hold reaches it (a string is at
+ * most 256 MiB), yet an endless program ends by itself, in under a minute and
+ * a half (awk, the slowest, takes about 1.7 µs a step). That bound matters
+ * when the host was killed with SIGKILL: such a program begins no shell
+ * statement, where this process checks that its host is alive (`hostWatch`),
+ * and just-bash gives it no other hook (its coverage writer, which they
+ * report to, trips defense-in-depth).
+ */
+const PROGRAM_STEPS = 50_000_000;
+
+/**
  * just-bash's limits on how much a script does, lifted (WS-115): the host's
  * timeout bounds a block's time (it kills this process) and the heap limit
  * its memory (WS-44), so a long loop, an awk program over a 150,000-line
  * file or a million-element array is a legitimate script until one of them
  * is reached, as in bash. Limits on depth (calls, substitutions, sourcing,
  * directory walks, parsers), on a program's own size, on descriptors and on
- * bytes stay just-bash's, or as set below.
+ * bytes stay just-bash's, or as set below; awk's, sed's and jq's steps are
+ * `PROGRAM_STEPS`.
  */
 const UNCOUNTED = {
   maxLoopIterations: Number.MAX_SAFE_INTEGER,
   maxCommandCount: Number.MAX_SAFE_INTEGER,
   maxWorkUnits: Number.MAX_SAFE_INTEGER,
-  // awk's records and loop iterations, sed's cycles and branches, jq's steps and results.
-  maxAwkIterations: Number.MAX_SAFE_INTEGER,
-  maxSedIterations: Number.MAX_SAFE_INTEGER,
-  maxJqIterations: Number.MAX_SAFE_INTEGER,
+  maxAwkIterations: PROGRAM_STEPS,
+  maxSedIterations: PROGRAM_STEPS,
+  maxJqIterations: PROGRAM_STEPS,
+  // jq's results.
   maxQueryElements: Number.MAX_SAFE_INTEGER,
   // Arrays, brace expansions and globs, as large as memory allows.
   maxArrayElements: Number.MAX_SAFE_INTEGER,

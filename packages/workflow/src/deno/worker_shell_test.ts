@@ -279,7 +279,7 @@ Deno.test("WF-191: the interpreter's warm-up leaves nothing a block sees: the fi
   assert.deepEqual(snapshot(ws), ['/in.txt = "x\\n"']);
 });
 
-Deno.test("WS-115: a block is bounded by its time and heap, not by counts: awk over 150,000 lines, long loops and a million-element list run as in bash", async () => {
+Deno.test("WS-115: a block is bounded by its time and heap, not by counts: awk over 150,000 lines, long loops and a million-element list run as in bash; an endless sed or jq program ends at its step bound", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
   const cases: [string, string][] = [
@@ -298,6 +298,20 @@ Deno.test("WS-115: a block is bounded by its time and heap, not by counts: awk o
   }
   // The file the first block wrote is there, whole.
   assert.equal(decoder.decode(ws.readFile("/lines.txt")).split("\n").length, 150_001);
+  // An endless sed or jq program still ends by itself, at 50,000,000 steps (awk's takes longer).
+  for (
+    const [script, message] of [
+      [
+        "echo a | sed ':a; ba'",
+        "sed: sed: command execution exceeded maximum iterations (50000000)\n",
+      ],
+      ["jq -n '0 | until(. < 0; . + 1)'", "jq: query evaluation: too many iterations (50000000)\n"],
+    ]
+  ) {
+    const { request: req } = request(script);
+    const result = await shell.run(req);
+    assert.deepEqual([result.exitCode, result.stderr], [126, message], script);
+  }
 });
 
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
