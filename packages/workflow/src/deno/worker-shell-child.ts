@@ -353,12 +353,12 @@ const workspaceFs = {
  * How many steps of one loop an awk, sed or jq program may take (awk's
  * records or one loop's iterations, sed's branches on one line, jq's
  * iterations): no input this process can hold reaches it (a string is at
- * most 256 MiB), yet an endless program ends by itself, in under a minute and
- * a half (awk, the slowest, takes about 1.7 µs a step). That bound matters
- * when the host was killed with SIGKILL: such a program begins no shell
- * statement, where this process checks that its host is alive (`hostWatch`),
- * and just-bash gives it no other hook (its coverage writer, which they
- * report to, trips defense-in-depth).
+ * most 256 MiB), yet an endless program ends by itself: awk, the slowest
+ * (about 1.9 µs a step), in about a minute and a half, measured. That bound
+ * matters when the host was killed with SIGKILL: such a program begins no
+ * shell statement, where this process checks that its host is alive
+ * (`hostWatch`), and just-bash gives it no other hook (its coverage writer,
+ * which they report to, trips defense-in-depth).
  */
 const PROGRAM_STEPS = 50_000_000;
 
