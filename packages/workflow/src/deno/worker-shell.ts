@@ -460,13 +460,9 @@ function remove(ws: Workspace, path: string, recursive: boolean, force: boolean)
   }
   const stat = ws.lstat(path);
   if (stat.kind !== "dir") return ws.unlink(path);
-  if (!recursive) {
-    throw new FileSystemError(
-      "EISDIR",
-      path,
-      `Cannot remove "${path}": it is a directory (EISDIR)`,
-    );
-  }
+  // As just-bash's own filesystem: an empty folder goes without `recursive` (its `rmdir` asks for
+  // exactly that), one that is not empty is refused (ENOTEMPTY).
+  if (!recursive) return ws.rmdir(path);
   for (const name of ws.readdir(path)) {
     remove(ws, `${path.replace(/\/$/, "")}/${name}`, true, force);
   }
