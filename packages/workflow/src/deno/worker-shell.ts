@@ -478,6 +478,12 @@ function isLink(ws: Workspace, path: string): boolean {
 }
 
 function copy(ws: Workspace, from: string, to: string, recursive: boolean): void {
+  // A recursive copy copies a link as a link, as just-bash's own filesystem and `cp -R` do: its
+  // target is not copied, and a link back up the tree is no loop.
+  if (recursive && isLink(ws, from)) {
+    if (isLink(ws, to) || (ws.exists(to) && ws.stat(to).kind !== "dir")) ws.unlink(to);
+    return ws.symlink(ws.readlink(from), to);
+  }
   const stat = ws.stat(from);
   if (stat.kind === "dir") {
     if (!recursive) {

@@ -45,6 +45,9 @@ const SCRIPTS = [
   // rmdir, and rm without -r, of an empty folder and of one that is not.
   "mkdir -p /tmp/d/e && rmdir /tmp/d; echo $?; rmdir /tmp/d/e && rmdir /tmp/d && echo gone",
   "mkdir -p /tmp/d/e && rm /tmp/d/e; echo $?; rm -d /tmp/d/e; echo $?; ls /tmp/d | wc -l",
+  // cp -r copies links as links: their targets stay theirs, and a link up the tree is no loop.
+  "mkdir -p /tmp/d && echo x > /tmp/t && ln -s ../t /tmp/d/l && ln -s .. /tmp/d/up && " +
+  "cp -r /tmp/d /tmp/e && readlink /tmp/e/l /tmp/e/up && cat /tmp/e/l && ls /tmp/e/up",
   // Commands that run other commands: what those write is the command's output, in its pipe.
   "printf 'a\\nb\\n' > /f; echo /f | xargs cat | wc -l",
   "bash -c 'echo lower; echo err >&2' 2>/dev/null | tr a-z A-Z",
