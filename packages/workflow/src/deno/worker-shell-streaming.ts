@@ -123,7 +123,9 @@ function enterLoops(statement: StatementNode): StatementNode {
 
 /** A statement run once: entered if it can be, then wrapped. */
 function stream(statement: StatementNode): StatementNode {
-  if (statement.background || statement.deferredError) return statement;
+  if (statement.deferredError) return statement;
+  // just-bash runs a background statement to its end before the next: its output streams then.
+  if (statement.background) return redirected([statement], statement.line);
   const command = enterable(statement);
   if (command) enter(command);
   return redirected([statement], statement.line);

@@ -42,6 +42,10 @@ const SCRIPTS = [
   "for i in 1 2; do for j in x y; do echo $i$j; [ $j = x ] && break; done; echo after$i; done",
   "while true; do echo once; break; echo never; done; echo $?",
   "n=0; until [ $n = 2 ]; do n=$((n+1)); if [ $n = 1 ]; then echo one; else echo other >&2; fi; done",
+  // Background statements: their output in its place, `$!` and `wait` as without the wrapper.
+  "(sleep 0.1; echo bg) & echo fg; wait; echo done",
+  "echo a & echo b; wait; echo c",
+  'sleep 0 & p=$!; [ -n "$p" ] && echo pid; wait $p; echo "waited $?"',
   // rmdir, and rm without -r, of an empty folder and of one that is not.
   "mkdir -p /tmp/d/e && rmdir /tmp/d; echo $?; rmdir /tmp/d/e && rmdir /tmp/d && echo gone",
   "mkdir -p /tmp/d/e && rm /tmp/d/e; echo $?; rm -d /tmp/d/e; echo $?; ls /tmp/d | wc -l",
