@@ -37,14 +37,13 @@ const nodeProcess = (globalThis as any).process;
 if (nodeProcess) {
   Object.defineProperty(nodeProcess, "env", { value: {}, configurable: true, writable: true });
 }
-// just-bash's defense-in-depth reports what it cannot patch on the console;
 // stdout carries frames and stderr is read by the host only to tell why the
-// process died.
+// process died: nothing a dependency writes on the console may reach them.
 for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const) {
   console[method] = () => {};
 }
 
-// Held here: defense-in-depth blocks the globals while a script runs.
+// Held here, before any block runs.
 const writeOut = Deno.stdout.writeSync.bind(Deno.stdout);
 const exit = Deno.exit;
 
@@ -84,10 +83,21 @@ const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNu
 const MIB = 1024 * 1024;
 
 /**
+ * just-bash's defense-in-depth is off (WS-117). It patches JavaScript's
+ * globals while a script runs, so that a script that reached JavaScript
+ * through a flaw of the interpreter could not use the capabilities of the
+ * process around it; this process has none to use (no permission: no file,
+ * variable, network or subprocess; WS-34), and its frames serve no more than
+ * the block's own commands may ask. It cost about 1 ms a block and 10 ms of
+ * the warm-up, and its checks, made at every step of an awk program, made awk
+ * three to five times slower.
+ */
+const UNGUARDED = { defenseInDepth: false } as const;
+
+/**
  * The first `Bash` and the first `exec` of a process pay once for what every
  * later block reuses: ICU's collation (just-bash sorts `SHELLOPTS` with
- * `localeCompare`), defense-in-depth's first patching of the globals, the
- * parser's and the interpreter's first compilation, the first command
+ * `localeCompare`), the parser's and the interpreter's first compilation, the first command
  * substitution and arithmetic (about 40 ms, more than a block's own work).
  * They are paid here, as soon as just-bash has loaded, on a `Bash` of its own
  * over just-bash's in-memory filesystem, with nothing sent to the host: a
@@ -96,7 +106,7 @@ const MIB = 1024 * 1024;
  * process with it, and it leaves what any earlier block leaves: just-bash's
  * loaded modules, never a file, a variable or output.
  */
-const warmed: Promise<void> = new Bash({ commands: COMMANDS })
+const warmed: Promise<void> = new Bash({ commands: COMMANDS, ...UNGUARDED })
   .exec('warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null')
   .then(() => {}, () => {});
 
@@ -109,8 +119,7 @@ const warmed: Promise<void> = new Bash({ commands: COMMANDS })
  * statement (its cooperative cancellation); this one's getter, every 256th
  * read, compares the parent process id (no permission needed) with the
  * host's, which it stops being once the host dies and this process is
- * adopted, and exits. Its functions are held here: defense-in-depth blocks
- * the globals while a script runs.
+ * adopted, and exits.
  */
 const HOST_CHECK_EVERY = 256;
 const ppid = Object.getOwnPropertyDescriptor(Deno, "ppid")?.get;
@@ -354,11 +363,12 @@ const workspaceFs = {
  * records or one loop's iterations, sed's branches on one line, jq's
  * iterations): no input this process can hold reaches it (a string is at
  * most 256 MiB), yet an endless program ends by itself: awk, the slowest
- * (about 1.9 µs a step), in about a minute and a half, measured. That bound
- * matters when the host was killed with SIGKILL: such a program begins no
- * shell statement, where this process checks that its host is alive
- * (`hostWatch`), and just-bash gives it no other hook (its coverage writer,
- * which they report to, trips defense-in-depth).
+ * (about 0.5 µs a step), in about 25 seconds, measured. That bound matters
+ * when the host was killed with SIGKILL: such a program begins no shell
+ * statement, where this process checks that its host is alive (`hostWatch`),
+ * and just-bash's only hook inside it, its coverage writer, loads the flag
+ * tables of every command on the first command it sees (about 60 ms before
+ * the first block could run).
  */
 const PROGRAM_STEPS = 50_000_000;
 
@@ -420,6 +430,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       cwd: message.cwd,
       env: { HOME: "/", PATH: "/usr/bin:/bin" },
       commands: COMMANDS,
+      ...UNGUARDED,
       // The host's timeout (it kills this process) bounds a block, not
       // iteration counts: a long loop is a legitimate script until its time
       // is up. The heap limit bounds memory.
