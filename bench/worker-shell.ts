@@ -12,8 +12,8 @@
  *   the block alone on an in-memory Workspace (no effect transaction); a
  *   block that makes no filesystem request (`:`); one frame round trip to a
  *   bare permission-less interpreter process (an echo); and just-bash in this thread on
- *   its own in-memory filesystem (`new Bash`, then `exec`), with its default
- *   defense-in-depth and with it off.
+ *   its own in-memory filesystem (`new Bash`, then `exec`), with its defense-in-depth
+ *   off as Worker Shell runs it (WS-117) and with its default (on).
 
  * `WorkerShell` is not exported by `@xmd/workflow/deno` (the local host
  * constructs it), so it is imported from its module.
@@ -40,6 +40,13 @@ import {
 } from "../packages/workflow/src/deno/worker-shell-process.ts";
 import { standInInterpreter } from "../packages/workflow/src/deno/_test-interpreters.ts";
 import { openEffectRun } from "./_workspace-effect.ts";
+
+/** just-bash in this thread as Worker Shell's interpreter runs it: defense-in-depth off (WS-117). */
+const UNGUARDED_BASH = {
+  cwd: "/",
+  env: { HOME: "/", PATH: "/usr/bin:/bin" },
+  defenseInDepth: false,
+} as const;
 
 /** The measured block. */
 export const SCRIPT = "echo x > f";
@@ -122,16 +129,16 @@ export interface WorkerShellFixture extends AsyncDisposable {
   runNoFs(): Promise<void>;
   /** `WorkerShell.run` of {@linkcode LOOP}, in-memory Workspace. */
   runLoop(): Promise<void>;
-  /** `new Bash()` + `exec(LOOP)` in this thread on just-bash's in-memory filesystem. */
+  /** `new Bash()` + `exec(LOOP)` in this thread on just-bash's in-memory filesystem, unguarded. */
   bashLoop(): Promise<void>;
   /** One frame round trip to a bare permission-less interpreter process that echoes it. */
   roundTrip(): Promise<void>;
   /** `new Bash()` in this thread (default options). */
   newBash(): void;
-  /** `new Bash()` + `exec(SCRIPT)` in this thread on just-bash's in-memory filesystem. */
+  /** `new Bash()` + `exec(SCRIPT)` in this thread on just-bash's in-memory filesystem, unguarded. */
   bashExec(): Promise<void>;
-  /** The same with `defenseInDepth: false`. */
-  bashExecNoDefense(): Promise<void>;
+  /** The same with just-bash's default defense-in-depth. */
+  bashExecDefense(): Promise<void>;
   /** One `<File>` write effect (2 bytes) on the same run: the effect path without the shell. */
   fileEffect(): Promise<void>;
   /** The peer: `BEGIN IMMEDIATE`, one 2-byte INSERT, `COMMIT` on a bare database. */
@@ -250,7 +257,7 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
     runLoop: async () => succeeded(await memoryShell.run(request(LOOP)), "the loop"),
     bashLoop: () =>
       quietly(async () => {
-        const bash = new Bash({ cwd: "/", env: { HOME: "/", PATH: "/usr/bin:/bin" } });
+        const bash = new Bash({ ...UNGUARDED_BASH });
         succeeded({ ...await bash.exec(LOOP), timedOut: false }, "just-bash");
       }),
     roundTrip: () =>
@@ -263,16 +270,12 @@ export async function openWorkerShellFixture(dir: string): Promise<WorkerShellFi
     },
     bashExec: () =>
       quietly(async () => {
-        const bash = new Bash({ cwd: "/", env: { HOME: "/", PATH: "/usr/bin:/bin" } });
+        const bash = new Bash({ ...UNGUARDED_BASH });
         succeeded({ ...await bash.exec(SCRIPT), timedOut: false }, "just-bash");
       }),
-    bashExecNoDefense: () =>
+    bashExecDefense: () =>
       quietly(async () => {
-        const bash = new Bash({
-          cwd: "/",
-          env: { HOME: "/", PATH: "/usr/bin:/bin" },
-          defenseInDepth: false,
-        });
+        const bash = new Bash({ cwd: "/", env: { HOME: "/", PATH: "/usr/bin:/bin" } });
         succeeded({ ...await bash.exec(SCRIPT), timedOut: false }, "just-bash");
       }),
     requests: { messages: 0, operations: {} },
