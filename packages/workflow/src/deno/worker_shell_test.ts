@@ -314,6 +314,66 @@ Deno.test("WS-115: a block is bounded by its time and heap, not by counts: awk o
   }
 });
 
+Deno.test("WS-118: xargs reads its input as GNU xargs does: -I and -L take whole lines, quotes keep blanks, joined option values, its exit statuses", async () => {
+  const ws = workspace();
+  ws.writeFile("/x y", encoder.encode("1"));
+  ws.writeFile("/z", encoder.encode("2"));
+  ws.writeFile("/list", encoder.encode("f1\nf 2\n"));
+  using shell = new WorkerShell(ws);
+  const run = async (script: string) => {
+    const { request: req } = request(script);
+    const { exitCode, stdout, stderr } = await shell.run(req);
+    return { exitCode, stdout, stderr };
+  };
+  const ok = (stdout: string) => ({ exitCode: 0, stdout, stderr: "" });
+  // just-bash's own xargs refused `-I{}` and `-n1` ("invalid option"), split -I's input on
+  // blanks, read no quotes, had no -L, -a or -E, and exited with the last command's status.
+  assert.deepEqual(
+    await run(`printf '  a b \\nc\\n\\n' | xargs -I{} echo "[{}]"`),
+    ok("[a b ]\n[c]\n"),
+  );
+  assert.deepEqual(
+    await run(`printf '"a b" c\\\\ d e\\n' | xargs -n1 echo`),
+    ok("a b\nc d\ne\n"),
+  );
+  assert.deepEqual(await run("printf 'a b \\nc\\nd\\n' | xargs -L1 echo"), ok("a b c\nd\n"));
+  assert.deepEqual(await run("printf 'a\\nSTOP\\nb\\n' | xargs -E STOP echo"), ok("a\n"));
+  assert.deepEqual(await run("xargs -a list -i echo '<{}>'"), ok("<f1>\n<f 2>\n"));
+  assert.deepEqual(
+    await run("printf 'a\\0\\0b\\0' | xargs -0 -n1 echo '['"),
+    ok("[ a\n[ \n[ b\n"),
+  );
+  // With no input the command runs once, unless -r; a long input runs it more than once.
+  assert.deepEqual(
+    await run("printf '' | xargs echo hi; printf '' | xargs -r echo no"),
+    ok("hi\n"),
+  );
+  assert.deepEqual(await run("seq 1 30000 | xargs echo | wc -l"), ok("2\n"));
+  // A command that fails makes the status 123; one that exits 255 stops xargs (124).
+  assert.deepEqual(await run("echo x | xargs false; echo $?"), ok("123\n"));
+  assert.deepEqual(
+    await run("printf 'a\\nb\\n' | xargs -n1 sh -c 'echo run $0; exit 255'; echo $?"),
+    {
+      exitCode: 0,
+      stdout: "run a\n124\n",
+      stderr: "xargs: sh: exited with status 255; aborting\n",
+    },
+  );
+  // An unmatched quote is an error and runs nothing.
+  assert.deepEqual(await run(`printf "it's\\n" | xargs echo ran; echo $?`), {
+    exitCode: 0,
+    stdout: "1\n",
+    stderr:
+      "xargs: unmatched single quote; by default quotes are special to xargs unless you use the -0 option\n",
+  });
+  // A name with a blank stays one name, in the Workspace too.
+  assert.deepEqual(
+    await run("ls x* z | xargs -I{} mv {} {}.bak && ls"),
+    ok("list\nx y.bak\nz.bak\n"),
+  );
+  assert.deepEqual(snapshot(ws), ['/list = "f1\\nf 2\\n"', '/x y.bak = "1"', '/z.bak = "2"']);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
