@@ -131,11 +131,12 @@ const REMOTE_OWN = REMOTE_ERROR_CODES.filter((code) => !RELAYED.has(code));
 SAMPLES.push(...REMOTE_OWN.map((code) => new RemoteProtocolError(code, "m")));
 
 /**
- * Error classes that never leave the Worker Shell interpreter's protocol: the
- * interpreter process reads only its own lock (no `@xmd/core`), and each is
- * turned into a coded error before it reaches a caller.
+ * Error classes that never leave the Worker Shell interpreter: the interpreter
+ * process reads only its own lock (no `@xmd/core`), and each is turned into a
+ * coded error, or (`XargsUsageError`) into `xargs`'s message and status 1,
+ * before it reaches a caller.
  */
-const INTERPRETER_ONLY = new Set(["FrameError", "PosixError"]);
+const INTERPRETER_ONLY = new Set(["FrameError", "PosixError", "XargsUsageError"]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */
 async function declaredErrorClasses(folder = "packages"): Promise<string[]> {
