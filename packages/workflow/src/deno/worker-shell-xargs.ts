@@ -29,7 +29,8 @@
  *   and are refused.
  *
  * Commands run through the interpreter with the arguments passed apart from
- * the shell's parsing, in the same directory, with empty stdin (GNU gives
+ * the shell's parsing, in the same directory and environment (exported
+ * variables and assignments before `xargs`), with empty stdin (GNU gives
  * them `/dev/null`); their output is xargs's, in their order, as text unless
  * one of them wrote bytes.
  *
@@ -472,7 +473,18 @@ async function run(
       results.push({ stdout: "", stderr: `${[name, ...args].join(" ")}\n`, exitCode: 0 });
     }
     if (ctx.exec === undefined) throw new Error("xargs needs the interpreter's exec");
-    const result = await ctx.exec(singleQuoted(name), { cwd: ctx.cwd, signal: ctx.signal, args });
+    // The command's environment is xargs's: the exported variables and any assignment before
+    // `xargs`, given as assignments before the command so that it exports them on in turn
+    // (just-bash's own xargs passed none).
+    const assignments = Object.entries(ctx.exportedEnv ?? {})
+      .filter(([variable]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(variable))
+      .map(([variable, value]) => `${variable}=${singleQuoted(value)} `)
+      .join("");
+    const result = await ctx.exec(assignments + singleQuoted(name), {
+      cwd: ctx.cwd,
+      signal: ctx.signal,
+      args,
+    });
     results.push(result);
     if (result.exitCode === 255) {
       stderr += `xargs: ${name}: exited with status 255; aborting\n`;

@@ -343,6 +343,11 @@ Deno.test("WS-118: xargs reads its input as GNU xargs does: -I and -L take whole
     await run("printf 'a\\0\\0b\\0' | xargs -0 -n1 echo '['"),
     ok("[ a\n[ \n[ b\n"),
   );
+  // The commands see xargs's environment (just-bash's own gave them none).
+  assert.deepEqual(
+    await run("export Y=2; Z=3; echo a | X=1 xargs sh -c 'echo $X $Y $Z.'"),
+    ok("1 2 .\n"),
+  );
   // With no input the command runs once, unless -r; a long input runs it more than once.
   assert.deepEqual(
     await run("printf '' | xargs echo hi; printf '' | xargs -r echo no"),
