@@ -133,10 +133,16 @@ SAMPLES.push(...REMOTE_OWN.map((code) => new RemoteProtocolError(code, "m")));
 /**
  * Error classes that never leave the Worker Shell interpreter: the interpreter
  * process reads only its own lock (no `@xmd/core`), and each is turned into a
- * coded error, or (`XargsUsageError`) into `xargs`'s message and status 1,
- * before it reaches a caller.
+ * coded error, or (`XargsUsageError`, `RealpathUsageError`, `Unresolved`) into
+ * a command's message and status 1, before it reaches a caller.
  */
-const INTERPRETER_ONLY = new Set(["FrameError", "PosixError", "XargsUsageError"]);
+const INTERPRETER_ONLY = new Set([
+  "FrameError",
+  "PosixError",
+  "XargsUsageError",
+  "RealpathUsageError",
+  "Unresolved",
+]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */
 async function declaredErrorClasses(folder = "packages"): Promise<string[]> {

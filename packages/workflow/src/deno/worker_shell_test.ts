@@ -379,6 +379,54 @@ Deno.test("WS-118: xargs reads its input as GNU xargs does: -I and -L take whole
   assert.deepEqual(snapshot(ws), ['/list = "f1\\nf 2\\n"', '/x y.bak = "1"', '/z.bak = "2"']);
 });
 
+Deno.test("WS-119: realpath prints a path as the Workspace resolves it, as GNU realpath does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = async (script: string) => {
+    const { request: req } = request(script);
+    const { exitCode, stdout, stderr } = await shell.run(req);
+    return { exitCode, stdout, stderr };
+  };
+  await run("mkdir -p w/a/b && touch w/a/b/f && ln -s a/b w/l && ln -s nowhere w/dl");
+  // just-bash has no realpath: "bash: realpath: command not found", status 127.
+  assert.deepEqual(await run("cd w && realpath a/b/f l l/f ."), {
+    exitCode: 0,
+    stdout: "/w/a/b/f\n/w/a/b\n/w/a/b/f\n/w\n",
+    stderr: "",
+  });
+  // The last component may be missing (a dangling link resolves to its target); -e wants it,
+  // -m wants nothing, -s resolves no link.
+  assert.deepEqual(await run("cd w && realpath dl new && realpath -m x/y/z && realpath -s l"), {
+    exitCode: 0,
+    stdout: "/w/nowhere\n/w/new\n/w/x/y/z\n/w/l\n",
+    stderr: "",
+  });
+  assert.deepEqual(await run("cd w && realpath -e dl a; echo $?"), {
+    exitCode: 0,
+    stdout: "/w/a\n1\n",
+    stderr: "realpath: dl: No such file or directory\n",
+  });
+  assert.deepEqual(await run("cd w && realpath x/y; echo $?"), {
+    exitCode: 0,
+    stdout: "1\n",
+    stderr: "realpath: x/y: No such file or directory\n",
+  });
+  assert.deepEqual(await run("cd w && realpath --relative-to=a/b a l/f"), {
+    exitCode: 0,
+    stdout: "..\nf\n",
+    stderr: "",
+  });
+  // Nothing was written.
+  assert.deepEqual(snapshot(ws), [
+    "/w/",
+    "/w/a/",
+    "/w/a/b/",
+    '/w/a/b/f = ""',
+    "/w/dl -> nowhere",
+    "/w/l -> a/b",
+  ]);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
