@@ -427,6 +427,33 @@ Deno.test("WS-119: realpath prints a path as the Workspace resolves it, as GNU r
   ]);
 });
 
+Deno.test("WS-120: cp -a copies a tree as it is (links as links, modes kept), as GNU cp does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const { request: req } = request(
+    "mkdir -p a/b && echo x > a/b/f && ln -s f a/b/l && chmod 700 a/b && cp -a a c && " +
+      "cp --archive a/b/l m && readlink c/b/l m && stat -c '%a' c/b",
+  );
+  const { exitCode, stdout, stderr } = await shell.run(req);
+  // just-bash's own cp refused it: "cp: invalid option -- 'a'".
+  assert.deepEqual({ exitCode, stdout, stderr }, {
+    exitCode: 0,
+    stdout: "f\nf\n700\n",
+    stderr: "",
+  });
+  assert.deepEqual(snapshot(ws), [
+    "/a/",
+    "/a/b/",
+    '/a/b/f = "x\\n"',
+    "/a/b/l -> f",
+    "/c/",
+    "/c/b/",
+    '/c/b/f = "x\\n"',
+    "/c/b/l -> f",
+    "/m -> f",
+  ]);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
