@@ -25,6 +25,7 @@ import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
+import { headCommand } from "./worker-shell-head.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
@@ -433,7 +434,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       cwd: message.cwd,
       env: { HOME: "/", PATH: "/usr/bin:/bin" },
       commands: COMMANDS,
-      customCommands: [xargsCommand, realpathCommand, cpCommand],
+      customCommands: [xargsCommand, realpathCommand, cpCommand, headCommand],
       ...UNGUARDED,
       // The host's timeout (it kills this process) bounds a block, not
       // iteration counts: a long loop is a legitimate script until its time

@@ -454,6 +454,36 @@ Deno.test("WS-120: cp -a copies a tree as it is (links as links, modes kept), as
   ]);
 });
 
+Deno.test("WS-121: head -n -N and -c -N print all but the last N lines or bytes, as GNU head does", async () => {
+  const ws = workspace();
+  ws.writeFile("/a", encoder.encode("1\n2\n3"));
+  ws.writeFile("/b", encoder.encode("x\ny\n"));
+  using shell = new WorkerShell(ws);
+  const run = async (script: string) => {
+    const { request: req } = request(script);
+    const { exitCode, stdout, stderr } = await shell.run(req);
+    return { exitCode, stdout, stderr };
+  };
+  // just-bash's own head refused them: "head: invalid number of lines".
+  assert.deepEqual(await run("printf '1\\n2\\n3\\n' | head -n -1"), {
+    exitCode: 0,
+    stdout: "1\n2\n",
+    stderr: "",
+  });
+  assert.deepEqual(await run("head -n-1 a b; printf 'abcdef' | head -c -2"), {
+    exitCode: 0,
+    stdout: "==> a <==\n1\n2\n\n==> b <==\nx\nabcd",
+    stderr: "",
+  });
+  assert.deepEqual(await run("head -n -1 nope; echo $?"), {
+    exitCode: 0,
+    stdout: "1\n",
+    stderr: "head: cannot open 'nope' for reading: No such file or directory\n",
+  });
+  // Any other head is just-bash's.
+  assert.deepEqual(await run("head -n 1 a"), { exitCode: 0, stdout: "1\n", stderr: "" });
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
