@@ -34,6 +34,12 @@ function request(script: string, overrides: Partial<Parameters<WorkerShell["run"
   };
 }
 
+/** What a user sees of `script` run in `shell`: its status and its two streams. */
+async function outcome(shell: WorkerShell, script: string) {
+  const { exitCode, stdout, stderr } = await shell.run(request(script).request);
+  return { exitCode, stdout, stderr };
+}
+
 /** Every path in the Workspace with its content (files) or kind, sorted. */
 function snapshot(ws: Workspace, dir = "/"): string[] {
   const rows: string[] = [];
@@ -320,11 +326,7 @@ Deno.test("WS-118: xargs reads its input as GNU xargs does: -I and -L take whole
   ws.writeFile("/z", encoder.encode("2"));
   ws.writeFile("/list", encoder.encode("f1\nf 2\n"));
   using shell = new WorkerShell(ws);
-  const run = async (script: string) => {
-    const { request: req } = request(script);
-    const { exitCode, stdout, stderr } = await shell.run(req);
-    return { exitCode, stdout, stderr };
-  };
+  const run = (script: string) => outcome(shell, script);
   const ok = (stdout: string) => ({ exitCode: 0, stdout, stderr: "" });
   // just-bash's own xargs refused `-I{}` and `-n1` ("invalid option"), split -I's input on
   // blanks, read no quotes, had no -L, -a or -E, and exited with the last command's status.
@@ -382,11 +384,7 @@ Deno.test("WS-118: xargs reads its input as GNU xargs does: -I and -L take whole
 Deno.test("WS-119: realpath prints a path as the Workspace resolves it, as GNU realpath does", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
-  const run = async (script: string) => {
-    const { request: req } = request(script);
-    const { exitCode, stdout, stderr } = await shell.run(req);
-    return { exitCode, stdout, stderr };
-  };
+  const run = (script: string) => outcome(shell, script);
   await run("mkdir -p w/a/b && touch w/a/b/f && ln -s a/b w/l && ln -s nowhere w/dl");
   // just-bash has no realpath: "bash: realpath: command not found", status 127.
   assert.deepEqual(await run("cd w && realpath a/b/f l l/f ."), {
@@ -459,11 +457,7 @@ Deno.test("WS-121: head -n -N and -c -N print all but the last N lines or bytes,
   ws.writeFile("/a", encoder.encode("1\n2\n3"));
   ws.writeFile("/b", encoder.encode("x\ny\n"));
   using shell = new WorkerShell(ws);
-  const run = async (script: string) => {
-    const { request: req } = request(script);
-    const { exitCode, stdout, stderr } = await shell.run(req);
-    return { exitCode, stdout, stderr };
-  };
+  const run = (script: string) => outcome(shell, script);
   // just-bash's own head refused them: "head: invalid number of lines".
   assert.deepEqual(await run("printf '1\\n2\\n3\\n' | head -n -1"), {
     exitCode: 0,
@@ -489,11 +483,7 @@ Deno.test("WS-116: a brace range longer than just-bash expands fails where it is
   using shell = new WorkerShell(ws);
   const refusal = (range: string, words: string) =>
     `bash: ${range}: Worker Shell expands a brace range to at most 10,000 words, and this one has ${words}: generate them with seq\n`;
-  const run = async (script: string) => {
-    const { request: req } = request(script);
-    const { exitCode, stdout, stderr } = await shell.run(req);
-    return { exitCode, stdout, stderr };
-  };
+  const run = (script: string) => outcome(shell, script);
   // Without the refusal just-bash runs this loop 10,000 times and prints "after 10000".
   assert.deepEqual(
     await run("echo before > log; for i in {1..12000}; do echo $i >> log; done; echo after $i"),
