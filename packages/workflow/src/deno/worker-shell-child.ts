@@ -27,6 +27,7 @@ import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
+import { sedCommand } from "./worker-shell-sed.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
@@ -434,7 +435,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       cwd: message.cwd,
       env: { HOME: "/", PATH: "/usr/bin:/bin" },
       commands: COMMANDS,
-      customCommands: [xargsCommand, realpathCommand, cpCommand, headCommand],
+      customCommands: [xargsCommand, realpathCommand, cpCommand, headCommand, sedCommand],
       ...UNGUARDED,
       // The host's timeout (it kills this process) bounds a block, not
       // iteration counts: a long loop is a legitimate script until its time

@@ -478,6 +478,36 @@ Deno.test("WS-121: head -n -N and -c -N print all but the last N lines or bytes,
   assert.deepEqual(await run("head -n 1 a"), { exitCode: 0, stdout: "1\n", stderr: "" });
 });
 
+Deno.test("WS-122: sed -i SUFFIX keeps each original under its backup name, as GNU sed does", async () => {
+  const ws = workspace();
+  ws.writeFile("/f", encoder.encode("a\n"));
+  ws.writeFile("/g", encoder.encode("x\n"));
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // just-bash's own sed edited in place and wrote no backup, so the rm failed.
+  assert.deepEqual(
+    await run("sed -i.bak -e 's/a/b/' -e 's/x/y/' f g && rm f.bak && cat f g g.bak"),
+    { exitCode: 0, stdout: "b\ny\nx\n", stderr: "" },
+  );
+  assert.deepEqual(await run("sed --in-place=.orig 's/b/c/' f && cat f.orig f"), {
+    exitCode: 0,
+    stdout: "b\nc\n",
+    stderr: "",
+  });
+  // Without a suffix there is no backup.
+  assert.deepEqual(await run("sed -i 's/c/d/' f && ls"), {
+    exitCode: 0,
+    stdout: "f\nf.orig\ng\ng.bak\n",
+    stderr: "",
+  });
+  assert.deepEqual(snapshot(ws), [
+    '/f = "d\\n"',
+    '/f.orig = "b\\n"',
+    '/g = "y\\n"',
+    '/g.bak = "x\\n"',
+  ]);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
