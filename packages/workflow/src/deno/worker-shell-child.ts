@@ -28,6 +28,7 @@ import { cpCommand } from "./worker-shell-cp.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
+import { BlockTraps } from "./worker-shell-trap.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
@@ -429,41 +430,54 @@ async function runBlock(message: RunMessage): Promise<void> {
   token = message.token;
   dirs = message.dirs;
   output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };
+  const traps = new BlockTraps();
+  const bash = new Bash({
+    fs: workspaceFs as unknown as IFileSystem,
+    cwd: message.cwd,
+    env: { HOME: "/", PATH: "/usr/bin:/bin" },
+    commands: COMMANDS,
+    customCommands: [
+      xargsCommand,
+      realpathCommand,
+      cpCommand,
+      headCommand,
+      sedCommand,
+      ...traps.commands,
+    ],
+    ...UNGUARDED,
+    // The host's timeout (it kills this process) bounds a block, not
+    // iteration counts: a long loop is a legitimate script until its time
+    // is up. The heap limit bounds memory.
+    executionLimits: {
+      ...UNCOUNTED,
+      maxExecutionTimeMs: message.timeoutMs + 1_000,
+      // A Workspace file is not bounded at 64 MiB: `cat` and redirections
+      // hold a whole file as one string, so strings may reach 256 MiB
+      // (V8's own bound is about 512 MiB), and a block may write 1 GiB in
+      // all (redirections count as output).
+      maxStringLength: 256 * MIB,
+      maxOutputSize: 1024 * MIB,
+      maxInputBytes: 1024 * MIB,
+      maxLiveBytes: 1024 * MIB,
+    },
+  });
+  bash.registerTransformPlugin(braceRangePlugin);
+  // Only a block whose text names `trap` can set one its shell runs (WS-123).
+  if (message.script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
+  bash.registerTransformPlugin(streamingPlugin());
   try {
-    const bash = new Bash({
-      fs: workspaceFs as unknown as IFileSystem,
-      cwd: message.cwd,
-      env: { HOME: "/", PATH: "/usr/bin:/bin" },
-      commands: COMMANDS,
-      customCommands: [xargsCommand, realpathCommand, cpCommand, headCommand, sedCommand],
-      ...UNGUARDED,
-      // The host's timeout (it kills this process) bounds a block, not
-      // iteration counts: a long loop is a legitimate script until its time
-      // is up. The heap limit bounds memory.
-      executionLimits: {
-        ...UNCOUNTED,
-        maxExecutionTimeMs: message.timeoutMs + 1_000,
-        // A Workspace file is not bounded at 64 MiB: `cat` and redirections
-        // hold a whole file as one string, so strings may reach 256 MiB
-        // (V8's own bound is about 512 MiB), and a block may write 1 GiB in
-        // all (redirections count as output).
-        maxStringLength: 256 * MIB,
-        maxOutputSize: 1024 * MIB,
-        maxInputBytes: 1024 * MIB,
-        maxLiveBytes: 1024 * MIB,
-      },
-    });
-    bash.registerTransformPlugin(braceRangePlugin);
-    bash.registerTransformPlugin(streamingPlugin());
     const result = await bash.exec(message.script, { signal: hostWatch });
-    finish(result.exitCode, result.stdout, result.stderr);
+    const trapped = await traps.end(bash, result, result.exitCode, hostWatch);
+    finish(trapped.exitCode, result.stdout + trapped.stdout, result.stderr + trapped.stderr);
   } catch (error) {
     if (error instanceof PosixError) {
       // just-bash lets a refused redirection target (`> missing/dir/f`)
       // escape `exec`: that is the command failing, as in bash (exit 1), but
       // it ends the block there (the output before it has streamed).
-      finish(1, "", `bash: ${error.message}\n`);
-      return;
+      const failed = `bash: ${error.message}\n`;
+      const trapped = await traps.end(bash, undefined, 1, hostWatch).catch(() => undefined);
+      if (trapped === undefined) return finish(1, "", failed);
+      return finish(trapped.exitCode, trapped.stdout, failed + trapped.stderr);
     }
     send({
       type: "crash",

@@ -508,6 +508,60 @@ Deno.test("WS-122: sed -i SUFFIX keeps each original under its backup name, as G
   ]);
 });
 
+Deno.test("WS-123: trap EXIT runs its handler when the block ends, with the shell's state then, as bash does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // Without WS-123, `trap` is "command not found" and set -e ends the block there (127).
+  assert.deepEqual(
+    await run(
+      "set -e; tmp=work; trap 'echo \"cleanup $tmp $?\"; rm -f marker' EXIT; touch marker; false; echo no",
+    ),
+    { exitCode: 1, stdout: "cleanup work 1\n", stderr: "" },
+  );
+  assert.deepEqual(snapshot(ws), []);
+  // `exit` in a function: the variables, folder and functions of that moment.
+  assert.deepEqual(
+    await run(
+      'cleanup() { echo "bye $x $(pwd)"; }; trap cleanup EXIT; x=1; mkdir -p d; f() { x=2; cd d; exit 6; }; f',
+    ),
+    { exitCode: 6, stdout: "bye 2 /d\n", stderr: "" },
+  );
+  // The handler keeps the block's status unless it exits, or fails under set -e.
+  assert.deepEqual(await run("trap 'echo rc=$?; false' EXIT; exit 5"), {
+    exitCode: 5,
+    stdout: "rc=5\n",
+    stderr: "",
+  });
+  assert.deepEqual(await run("trap 'exit 3' EXIT; true"), { exitCode: 3, stdout: "", stderr: "" });
+  assert.deepEqual(await run("set -e; trap 'echo a; false; echo b' EXIT; exit 4"), {
+    exitCode: 1,
+    stdout: "a\n",
+    stderr: "",
+  });
+  // A subshell's exit ends only the subshell; a reset trap runs nothing.
+  assert.deepEqual(
+    await run("trap 'echo end $?' EXIT; (exit 7); echo \"in $?\"; trap -p; trap - EXIT; trap -p"),
+    { exitCode: 0, stdout: "in 7\ntrap -- 'echo end $?' EXIT\n", stderr: "" },
+  );
+  assert.deepEqual(await run("trap 'echo x' SIGTERM int 0; trap; trap x FOO"), {
+    exitCode: 1,
+    stdout: "trap -- 'echo x' EXIT\ntrap -- 'echo x' SIGINT\ntrap -- 'echo x' SIGTERM\nx\n",
+    stderr: "bash: trap: FOO: invalid signal specification\n",
+  });
+  // What Worker Shell cannot run is refused, not ignored.
+  assert.deepEqual(
+    await run("trap 'echo e' ERR; (trap 'echo s' EXIT); eval \"trap 'echo v' EXIT\""),
+    {
+      exitCode: 1,
+      stdout: "",
+      stderr: "bash: trap: ERR: Worker Shell runs no ERR, DEBUG or RETURN trap\n" +
+        "bash: trap: Worker Shell sets no trap in a subshell or a command substitution\n" +
+        "bash: trap: Worker Shell sets no trap outside the block's own text (eval, bash -c, a sourced script)\n",
+    },
+  );
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
