@@ -31,7 +31,7 @@ const SCRIPTS = [
   "exit 5",
   "echo 'unterminated",
   "(echo sub; exit 2); echo $?",
-  "trap 'echo trapped' EXIT; echo body",
+  "f() { echo in; exit 4; }; echo body; f; echo no",
   "for i in 1 2; do echo $i; done | sort -r",
   "i=0; while [ $i -lt 3 ]; do i=$((i+1)); echo $i; done",
   "if true; then echo a; exit 3; fi",
