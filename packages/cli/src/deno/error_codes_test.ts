@@ -142,6 +142,7 @@ const INTERPRETER_ONLY = new Set([
   "XargsUsageError",
   "RealpathUsageError",
   "Unresolved",
+  "MktempUsageError",
 ]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */

@@ -26,6 +26,7 @@ import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { headCommand } from "./worker-shell-head.ts";
+import { mktempCommand } from "./worker-shell-mktemp.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
@@ -442,6 +443,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       cpCommand,
       headCommand,
       sedCommand,
+      mktempCommand,
       ...traps.commands,
     ],
     ...UNGUARDED,

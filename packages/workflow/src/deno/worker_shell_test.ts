@@ -562,6 +562,39 @@ Deno.test("WS-123: trap EXIT runs its handler when the block ends, with the shel
   );
 });
 
+Deno.test("WS-124: mktemp makes a new file or folder from a template, as GNU mktemp does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // Without WS-124, mktemp is "command not found" (127). The Workspace has no
+  // /tmp at first: mktemp makes it, as every system has one.
+  assert.deepEqual(
+    await run(
+      'd=$(mktemp -d); f=$(mktemp -p "$d" x.XXX.txt); echo hi > "$f"; stat -c "%a %n" /tmp "$d" "$f" | sed "s/[A-Za-z0-9]\\{10\\}/R/; s/x.[A-Za-z0-9]\\{3\\}/x.R/"',
+    ),
+    { exitCode: 0, stdout: "1777 /tmp\n700 /tmp/tmp.R\n600 /tmp/tmp.R/x.R.txt\n", stderr: "" },
+  );
+  assert.deepEqual(
+    await run(
+      "mkdir w && cd w && mktemp ab.XXXXX | wc -c && TMPDIR=/w mktemp -t --suffix=.s qXXX | cut -c1-4 && ls | wc -l",
+    ),
+    { exitCode: 0, stdout: "9\n/w/q\n2\n", stderr: "" },
+  );
+  // Refusals, in GNU's words, and nothing made.
+  const before = snapshot(ws);
+  assert.deepEqual(
+    await run("mktemp foo; mktemp -p nope a.XXX; mktemp -q nope/xXXX || mktemp -p . /abs.XXX"),
+    {
+      exitCode: 1,
+      stdout: "",
+      stderr: "mktemp: too few X's in template ‘foo’\n" +
+        "mktemp: failed to create file via template ‘nope/a.XXX’: No such file or directory\n" +
+        "mktemp: invalid template, ‘/abs.XXX’; with --tmpdir, it may not be absolute\n",
+    },
+  );
+  assert.deepEqual(snapshot(ws), before);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
