@@ -12,6 +12,9 @@
  * operation are separate calls: a link swapped in between by another process
  * is not caught (no `openat` in Deno).
  *
+ * The calls are synchronous, as the host file system's (see
+ * `host-file-system.ts`).
+ *
  * @module
  */
 import {
@@ -30,23 +33,23 @@ const MAX_LINKS = 40;
  * Refuses with `EACCES` when `hostPath` (inside `root` lexically) leads out of
  * `root` through a symbolic link; `path` is the logical path the refusal names.
  */
-export async function assertContained(
+export function assertContained(
   root: string,
   hostPath: string,
   action: string,
   path: string,
   missing: MissingKind = "file",
-): Promise<void> {
-  if (await staysInside(root, hostPath)) return;
+): void {
+  if (staysInside(root, hostPath)) return;
   throw fileSystemRefusal("EACCES", action, path, missing, {
     why: "a symbolic link on the way leads out of the working directory",
   });
 }
 
 /** Whether `hostPath`, every link followed, is inside `root` (or would be refused anyway). */
-export async function staysInside(root: string, hostPath: string): Promise<boolean> {
-  const realRoot = await Deno.realPath(root);
-  const real = await whereItLeads(hostPath, 0);
+export function staysInside(root: string, hostPath: string): boolean {
+  const realRoot = Deno.realPathSync(root);
+  const real = whereItLeads(hostPath, 0);
   if (real === undefined || real === realRoot) return true;
   return real.startsWith(realRoot.endsWith(SEPARATOR) ? realRoot : realRoot + SEPARATOR);
 }
@@ -57,29 +60,29 @@ export async function staysInside(root: string, hostPath: string): Promise<boole
  * `undefined` when the host would refuse it anyway (a file on the way, a
  * link loop, permission).
  */
-async function whereItLeads(hostPath: string, links: number): Promise<string | undefined> {
+function whereItLeads(hostPath: string, links: number): string | undefined {
   try {
-    return await Deno.realPath(hostPath);
+    return Deno.realPathSync(hostPath);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) return undefined;
   }
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(hostPath);
+    info = Deno.lstatSync(hostPath);
   } catch (error) {
     if (!(error instanceof Deno.errors.NotFound)) return undefined;
     // Missing: it would be created in its parent, wherever that leads.
     const parent = dirname(hostPath);
     if (parent === hostPath) return undefined;
-    const where = await whereItLeads(parent, links);
+    const where = whereItLeads(parent, links);
     return where === undefined ? undefined : join(where, basename(hostPath));
   }
   if (!info.isSymlink || links >= MAX_LINKS) return undefined;
   // A dangling link: writing through it creates its target.
-  const target = await Deno.readLink(hostPath);
-  const from = await whereItLeads(dirname(hostPath), links);
+  const target = Deno.readLinkSync(hostPath);
+  const from = whereItLeads(dirname(hostPath), links);
   if (from === undefined) return undefined;
-  return await whereItLeads(
+  return whereItLeads(
     isAbsolute(target) ? target : `${from}${SEPARATOR}${target}`,
     links + 1,
   );
