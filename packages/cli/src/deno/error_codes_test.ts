@@ -143,6 +143,8 @@ const INTERPRETER_ONLY = new Set([
   "RealpathUsageError",
   "Unresolved",
   "MktempUsageError",
+  "InstallUsageError",
+  "NotInstalled",
 ]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */

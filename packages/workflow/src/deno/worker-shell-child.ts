@@ -26,7 +26,10 @@ import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { headCommand } from "./worker-shell-head.ts";
+import { installCommand } from "./worker-shell-install.ts";
+import { mkdirCommand } from "./worker-shell-mkdir.ts";
 import { mktempCommand } from "./worker-shell-mktemp.ts";
+import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
@@ -444,6 +447,9 @@ async function runBlock(message: RunMessage): Promise<void> {
       headCommand,
       sedCommand,
       mktempCommand,
+      pasteCommand,
+      mkdirCommand,
+      installCommand,
       ...traps.commands,
     ],
     ...UNGUARDED,

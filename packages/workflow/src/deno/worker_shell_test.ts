@@ -595,6 +595,64 @@ Deno.test("WS-124: mktemp makes a new file or folder from a template, as GNU mkt
   assert.deepEqual(snapshot(ws), before);
 });
 
+Deno.test("WS-125: paste without a file reads standard input, as GNU paste does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash's paste printed its usage (status 1) without a file operand.
+  assert.deepEqual(await outcome(shell, "seq 3 | paste -sd+; seq 4 | paste -d: - -"), {
+    exitCode: 0,
+    stdout: "1+2+3\n1:2\n3:4\n",
+    stderr: "",
+  });
+});
+
+Deno.test("WS-126: mkdir -m gives its mode to the folders it makes, as GNU mkdir does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // just-bash's mkdir refused -m ("invalid option -- 'm'") and made nothing.
+  assert.deepEqual(
+    await run(
+      "mkdir -p -m 750 a/b && mkdir -m go-w,u=rwx c && mkdir --mode=700 d && stat -c '%a %n' a a/b c d",
+    ),
+    { exitCode: 0, stdout: "755 a\n750 a/b\n755 c\n700 d\n", stderr: "" },
+  );
+  const before = snapshot(ws);
+  assert.deepEqual(await run("mkdir -m bad e"), {
+    exitCode: 1,
+    stdout: "",
+    stderr: "mkdir: invalid mode ‘bad’\n",
+  });
+  assert.deepEqual(snapshot(ws), before);
+});
+
+Deno.test("WS-127: install copies files with a mode and makes folders, as GNU install does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // just-bash has no install ("command not found", 127).
+  assert.deepEqual(
+    await run(
+      "echo x > s && echo y > o && ln -s o l && install s l && install -m 644 -D s out/bin/t && " +
+        "install -d -m 700 q/r && install -v -m u=rwx,g=u s q && stat -c '%a %n' l out out/bin/t q q/r q/s && cat o l",
+    ),
+    {
+      exitCode: 0,
+      stdout: "'s' -> 'q/s'\n755 l\n755 out\n644 out/bin/t\n755 q\n700 q/r\n770 q/s\ny\nx\n",
+      stderr: "",
+    },
+  );
+  // What could not be installed is said and the rest still is; nothing else changes.
+  const before = snapshot(ws);
+  assert.deepEqual(await run("install nope s q/r; install -m bad s t; install -s s t"), {
+    exitCode: 1,
+    stdout: "",
+    stderr: "install: cannot stat 'nope': No such file or directory\n" +
+      "install: invalid mode ‘bad’\n" +
+      "install: -s: stripping is not supported in Worker Shell\n",
+  });
+  assert.deepEqual(snapshot(ws).sort(), [...before, '/q/r/s = "x\\n"'].sort());
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
