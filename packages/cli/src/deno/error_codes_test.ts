@@ -145,6 +145,7 @@ const INTERPRETER_ONLY = new Set([
   "MktempUsageError",
   "InstallUsageError",
   "NotInstalled",
+  "TruncateUsageError",
 ]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */

@@ -32,6 +32,7 @@ import { mktempCommand } from "./worker-shell-mktemp.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
+import { truncateCommand } from "./worker-shell-truncate.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
@@ -450,6 +451,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       pasteCommand,
       mkdirCommand,
       installCommand,
+      truncateCommand,
       ...traps.commands,
     ],
     ...UNGUARDED,

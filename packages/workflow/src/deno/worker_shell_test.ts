@@ -653,6 +653,35 @@ Deno.test("WS-127: install copies files with a mode and makes folders, as GNU in
   assert.deepEqual(snapshot(ws).sort(), [...before, '/q/r/s = "x\\n"'].sort());
 });
 
+Deno.test("WS-128: truncate sets a file's size, cutting it or padding it with zero bytes, as GNU truncate does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // just-bash has no truncate ("command not found", 127).
+  assert.deepEqual(
+    await run(
+      "echo hello > f && echo ab > g && truncate -s 3 f && truncate -s +2 -r g h && truncate -s %4 g && " +
+        "truncate -c -s 9 none && stat -c '%s %n' f g h && cat f",
+    ),
+    { exitCode: 0, stdout: "3 f\n4 g\n5 h\nhel", stderr: "" },
+  );
+  assert.deepEqual(snapshot(ws), [
+    '/f = "hel"',
+    '/g = "ab\\n\\u0000"',
+    '/h = "\\u0000\\u0000\\u0000\\u0000\\u0000"',
+  ]);
+  const before = snapshot(ws);
+  assert.deepEqual(await run("truncate -s x f; truncate f; truncate -s 1 d/f; truncate -s 1G f"), {
+    exitCode: 1,
+    stdout: "",
+    stderr: "truncate: Invalid number: ‘x’\n" +
+      "truncate: you must specify either ‘--size’ or ‘--reference’\nTry 'truncate --help' for more information.\n" +
+      "truncate: cannot open 'd/f' for writing: No such file or directory\n" +
+      "truncate: failed to truncate 'f' at 1073741824 bytes: File too large\n",
+  });
+  assert.deepEqual(snapshot(ws), before);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
