@@ -23,6 +23,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { refusalWords } from "./worker-shell-errno-words.ts";
 import { applyMode } from "./worker-shell-mode.ts";
 
 const HELP = "Try 'install --help' for more information.\n";
@@ -162,16 +163,6 @@ function baseName(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf("/") + 1) || trimmed;
 }
 
-/** GNU's words for why the filesystem refused. */
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  if (/ENOTDIR/.test(text)) return "Not a directory";
-  if (/EISDIR/.test(text)) return "Is a directory";
-  if (/EACCES/.test(text)) return "Permission denied";
-  if (/ELOOP/.test(text)) return "Too many levels of symbolic links";
-  return "No such file or directory";
-}
-
 class Installer {
   stdout = "";
   stderr = "";
@@ -207,7 +198,7 @@ class Installer {
       try {
         await this.ctx.fs.mkdir(this.at(prefix));
       } catch (error) {
-        throw new NotInstalled(`cannot create directory '${prefix}': ${reasonOf(error)}`);
+        throw new NotInstalled(`cannot create directory '${prefix}': ${refusalWords(error)}`);
       }
       if (this.options.verbose) this.stdout += `install: creating directory '${prefix}'\n`;
     }
@@ -247,7 +238,7 @@ class Installer {
     try {
       await fs.writeFile(to, content);
     } catch (error) {
-      throw new NotInstalled(`cannot create regular file '${dest}': ${reasonOf(error)}`);
+      throw new NotInstalled(`cannot create regular file '${dest}': ${refusalWords(error)}`);
     }
     await fs.chmod(to, mode);
     if (this.options.verbose) this.stdout += `'${source}' -> '${dest}'\n`;

@@ -24,6 +24,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { refusalWords } from "./worker-shell-errno-words.ts";
 
 const HELP = "Try 'mktemp --help' for more information.\n";
 const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -183,15 +184,6 @@ function randomLetters(count: number): string {
   return text;
 }
 
-/** GNU's words for why a name could not be made. */
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  if (/ENOTDIR/.test(text)) return "Not a directory";
-  if (/EACCES/.test(text)) return "Permission denied";
-  if (/EEXIST/.test(text)) return "File exists";
-  return "No such file or directory";
-}
-
 async function exists(ctx: ResolvedCommandContext, path: string): Promise<boolean> {
   try {
     await ctx.fs.lstat(path);
@@ -254,7 +246,7 @@ export const mktempCommand: Command = {
       return {
         stdout: "",
         stderr: `mktemp: failed to create ${kind} via template ‘${name.template}’: ${
-          reasonOf(error)
+          refusalWords(error)
         }\n`,
         exitCode: 1,
       };

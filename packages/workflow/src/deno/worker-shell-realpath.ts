@@ -20,6 +20,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { refusalWords } from "./worker-shell-errno-words.ts";
 
 type Mode = "last-may-miss" | "existing" | "missing" | "strip";
 
@@ -112,15 +113,6 @@ function join(dir: string, name: string): string {
   return dir === "/" ? `/${name}` : `${dir}/${name}`;
 }
 
-/** The reason the filesystem gave, in GNU's words. */
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  if (/ENOTDIR/.test(text)) return "Not a directory";
-  if (/ELOOP/.test(text)) return "Too many levels of symbolic links";
-  if (/EACCES/.test(text)) return "Permission denied";
-  return "No such file or directory";
-}
-
 /** Links followed while resolving one path before it is refused, as Linux does. */
 const MAX_LINKS = 40;
 
@@ -135,7 +127,7 @@ async function resolve(
   try {
     return await ctx.fs.realpath(absolute);
   } catch (error) {
-    if (mode === "existing" || absolute === "/") throw new Unresolved(reasonOf(error));
+    if (mode === "existing" || absolute === "/") throw new Unresolved(refusalWords(error));
     // A link whose target is missing resolves to that target.
     const stat = await ctx.fs.lstat(absolute).catch(() => undefined);
     if (stat?.isSymbolicLink) {
@@ -152,7 +144,7 @@ async function resolve(
       : await resolve(ctx, parent, "existing");
     if (mode === "last-may-miss") {
       const stat = await ctx.fs.stat(resolvedParent).catch(() => undefined);
-      if (stat === undefined || !stat.isDirectory) throw new Unresolved(reasonOf(error));
+      if (stat === undefined || !stat.isDirectory) throw new Unresolved(refusalWords(error));
     }
     return join(resolvedParent, name);
   }

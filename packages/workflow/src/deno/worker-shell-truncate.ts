@@ -16,6 +16,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { refusalWords } from "./worker-shell-errno-words.ts";
 
 const HELP = "Try 'truncate --help' for more information.\n";
 /** The largest size set: the interpreter holds a file's content whole. */
@@ -140,15 +141,6 @@ export function resize(base: number, size: { op: Op; value: number }): number {
   }
 }
 
-/** GNU's words for why the filesystem refused. */
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  if (/ENOTDIR/.test(text)) return "Not a directory";
-  if (/EISDIR/.test(text)) return "Is a directory";
-  if (/EACCES/.test(text)) return "Permission denied";
-  return "No such file or directory";
-}
-
 async function truncate(ctx: ResolvedCommandContext, options: Options): Promise<ExecResult> {
   const fs = ctx.fs;
   const at = (path: string) => fs.resolvePath(ctx.cwd, path);
@@ -159,7 +151,7 @@ async function truncate(ctx: ResolvedCommandContext, options: Options): Promise<
     } catch (error) {
       return {
         stdout: "",
-        stderr: `truncate: cannot stat '${options.reference}': ${reasonOf(error)}\n`,
+        stderr: `truncate: cannot stat '${options.reference}': ${refusalWords(error)}\n`,
         exitCode: 1,
       };
     }
@@ -173,7 +165,7 @@ async function truncate(ctx: ResolvedCommandContext, options: Options): Promise<
       if (stat.isDirectory) throw new Error("EISDIR");
       content = await fs.readFileBuffer(path);
     } catch (error) {
-      const reason = reasonOf(error);
+      const reason = refusalWords(error);
       if (reason !== "No such file or directory") {
         stderr += `truncate: cannot open '${file}' for writing: ${reason}\n`;
         continue;
@@ -193,7 +185,7 @@ async function truncate(ctx: ResolvedCommandContext, options: Options): Promise<
     try {
       await fs.writeFile(path, resized);
     } catch (error) {
-      stderr += `truncate: cannot open '${file}' for writing: ${reasonOf(error)}\n`;
+      stderr += `truncate: cannot open '${file}' for writing: ${refusalWords(error)}\n`;
     }
   }
   return { stdout: "", stderr, exitCode: stderr === "" ? 0 : 1 };
