@@ -32,6 +32,7 @@ import { mktempCommand } from "./worker-shell-mktemp.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
+import { sortCommand } from "./worker-shell-sort.ts";
 import { truncateCommand } from "./worker-shell-truncate.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
@@ -452,6 +453,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       mkdirCommand,
       installCommand,
       truncateCommand,
+      sortCommand,
       ...traps.commands,
     ],
     ...UNGUARDED,

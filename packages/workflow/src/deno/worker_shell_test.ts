@@ -682,6 +682,30 @@ Deno.test("WS-128: truncate sets a file's size, cutting it or padding it with ze
   assert.deepEqual(snapshot(ws), before);
 });
 
+Deno.test("WS-129: sort -z sorts NUL-ended records, newlines inside them kept, as GNU sort does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  const run = (script: string) => outcome(shell, script);
+  // just-bash's sort refused -z ("invalid option -- 'z'").
+  assert.deepEqual(
+    await run(
+      "mkdir d && touch 'd/x y' d/b 'd/a\nz' && find d -type f -print0 | sort -z | xargs -0 -n1 printf '[%s]'",
+    ),
+    { exitCode: 0, stdout: "[d/a\nz][d/b][d/x y]", stderr: "" },
+  );
+  assert.deepEqual(
+    await run(
+      "printf 'b,2\\0a,1\\0c,9\\0' | sort -zrt, -k2n -o out && xargs -0 -a out printf '%s;'",
+    ),
+    { exitCode: 0, stdout: "c,9;b,2;a,1;", stderr: "" },
+  );
+  assert.deepEqual(await run("sort -z nope"), {
+    exitCode: 2,
+    stdout: "",
+    stderr: "sort: cannot read: nope: No such file or directory\n",
+  });
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
