@@ -33,6 +33,7 @@ import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
 import { sortCommand } from "./worker-shell-sort.ts";
+import { trCommand } from "./worker-shell-tr.ts";
 import { truncateCommand } from "./worker-shell-truncate.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
@@ -454,6 +455,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       installCommand,
       truncateCommand,
       sortCommand,
+      trCommand,
       ...traps.commands,
     ],
     ...UNGUARDED,

@@ -706,6 +706,18 @@ Deno.test("WS-129: sort -z sorts NUL-ended records, newlines inside them kept, a
   });
 });
 
+Deno.test("WS-130: tr reads octal escapes, so it moves between NUL-ended and line-ended text as GNU tr does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash's tr read '\0' as the digit 0 ("a0b0") and changed no NUL.
+  assert.deepEqual(
+    await outcome(
+      shell,
+      "printf 'a\\nb\\n' | tr '\\n' '\\0' | tr '\\0' ';'; printf 'c\\0d' | tr -d '\\000'; printf '\\tx\\001' | tr -cd '\\11\\40-\\176' | tr '\\t' T",
+    ),
+    { exitCode: 0, stdout: "a;b;cdTx", stderr: "" },
+  );
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
