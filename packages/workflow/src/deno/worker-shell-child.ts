@@ -35,6 +35,7 @@ import { sedCommand } from "./worker-shell-sed.ts";
 import { sortCommand } from "./worker-shell-sort.ts";
 import { trCommand } from "./worker-shell-tr.ts";
 import { truncateCommand } from "./worker-shell-truncate.ts";
+import { uniqCommand } from "./worker-shell-uniq.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
@@ -456,6 +457,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       truncateCommand,
       sortCommand,
       trCommand,
+      uniqCommand,
       ...traps.commands,
     ],
     ...UNGUARDED,

@@ -718,6 +718,20 @@ Deno.test("WS-130: tr reads octal escapes, so it moves between NUL-ended and lin
   );
 });
 
+Deno.test("WS-131: uniq -c pads its counts to seven columns and uniq IN OUT writes OUT, as GNU uniq does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  // just-bash's uniq -c padded them to four ("   2 b"), and read OUT as a second input.
+  assert.deepEqual(
+    await outcome(
+      shell,
+      "printf 'b\\na\\nb\\n' | sort | uniq -c | sort -rn; printf 'x\\nx\\n' > in; uniq --count in out; uniq in once",
+    ),
+    { exitCode: 0, stdout: "      2 b\n      1 a\n", stderr: "" },
+  );
+  assert.deepEqual(snapshot(ws), ['/in = "x\\nx\\n"', '/once = "x\\n"', '/out = "      2 x\\n"']);
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
