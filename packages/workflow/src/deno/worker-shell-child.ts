@@ -94,6 +94,29 @@ const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNu
   ConstructorParameters<typeof Bash>[0]
 >["commands"];
 
+/** Worker Shell's own commands, over just-bash's of the same name or where it has none. */
+const OWN_COMMANDS = [
+  xargsCommand,
+  realpathCommand,
+  cpCommand,
+  headCommand,
+  sedCommand,
+  mktempCommand,
+  pasteCommand,
+  mkdirCommand,
+  installCommand,
+  truncateCommand,
+  sortCommand,
+  trCommand,
+  uniqCommand,
+];
+
+/** The name of every command a block can run without the Workspace holding it. */
+const COMMAND_NAMES: ReadonlySet<string> = new Set([
+  ...(COMMANDS ?? []),
+  ...OWN_COMMANDS.map((command) => command.name),
+]);
+
 const MIB = 1024 * 1024;
 
 /**
@@ -216,6 +239,42 @@ function knownExists(path: string): boolean | undefined {
   return known.fact.under ? false : undefined;
 }
 
+/**
+ * Whether a command stands at `path` without the Workspace holding it (WS-132):
+ * `path` is `/usr/bin/<name>` or `/bin/<name>` for a command a block can run,
+ * and that folder is a directory. just-bash runs a built-in found at neither
+ * only while `/usr/bin` does not exist, so a Workspace `/usr/bin` would hide
+ * every built-in it does not hold; answering `exists`, `stat` and `lstat` of
+ * such a path as an executable file lets the lookup find the command there,
+ * as on a system whose `/usr/bin` holds it. Asked only once the host said the
+ * Workspace has nothing at `path`.
+ */
+function commandStandsAt(path: string): boolean {
+  if (dirs === undefined) return false;
+  for (let index = 0; index < PATH_DIRS.length; index++) {
+    const dir = PATH_DIRS[index];
+    if (!path.startsWith(`${dir}/`)) continue;
+    const fact = dirs[index];
+    return fact.exists && fact.under === undefined && COMMAND_NAMES.has(path.slice(dir.length + 1));
+  }
+  return false;
+}
+
+/** What `stat` and `lstat` say of a command standing where the Workspace holds nothing. */
+const COMMAND_STAT: Stat = { kind: "file", mode: 0o755, size: 0, ino: 0 };
+
+/** `stat` or `lstat` of `path` by the host, or a command standing there when it holds nothing. */
+async function statOf(op: "stat" | "lstat", path: string) {
+  try {
+    return fsStat(await call(op, [path]) as Stat);
+  } catch (error) {
+    if (error instanceof PosixError && error.code === "ENOENT" && commandStandsAt(path)) {
+      return fsStat(COMMAND_STAT);
+    }
+    throw error;
+  }
+}
+
 /** The host's refusal of `stat` or `lstat` of `path`, when known without asking it. */
 function knownRefusal(path: string): PosixError | undefined {
   const known = pathDir(path);
@@ -307,19 +366,20 @@ const workspaceFs = {
   },
   async exists(path: string): Promise<boolean> {
     if (isDevice(path)) return true;
-    return knownExists(path) ?? await call("exists", [path]) as boolean;
+    const known = knownExists(path) ?? await call("exists", [path]) as boolean;
+    return known || commandStandsAt(path);
   },
   async stat(path: string) {
     if (isDevice(path)) return fsStat(DEV_NULL_STAT);
     const refusal = knownRefusal(path);
     if (refusal) throw refusal;
-    return fsStat(await call("stat", [path]) as Stat);
+    return await statOf("stat", path);
   },
   async lstat(path: string) {
     if (isDevice(path)) return fsStat(DEV_NULL_STAT);
     const refusal = knownRefusal(path);
     if (refusal) throw refusal;
-    return fsStat(await call("lstat", [path]) as Stat);
+    return await statOf("lstat", path);
   },
   async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
     await call("mkdir", [path, options?.recursive ?? false]);
@@ -444,22 +504,7 @@ async function runBlock(message: RunMessage): Promise<void> {
     cwd: message.cwd,
     env: { HOME: "/", PATH: "/usr/bin:/bin" },
     commands: COMMANDS,
-    customCommands: [
-      xargsCommand,
-      realpathCommand,
-      cpCommand,
-      headCommand,
-      sedCommand,
-      mktempCommand,
-      pasteCommand,
-      mkdirCommand,
-      installCommand,
-      truncateCommand,
-      sortCommand,
-      trCommand,
-      uniqCommand,
-      ...traps.commands,
-    ],
+    customCommands: [...OWN_COMMANDS, ...traps.commands],
     ...UNGUARDED,
     // The host's timeout (it kills this process) bounds a block, not
     // iteration counts: a long loop is a legitimate script until its time

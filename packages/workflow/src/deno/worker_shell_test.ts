@@ -732,6 +732,26 @@ Deno.test("WS-131: uniq -c pads its counts to seven columns and uniq IN OUT writ
   assert.deepEqual(snapshot(ws), ['/in = "x\\nx\\n"', '/once = "x\\n"', '/out = "      2 x\\n"']);
 });
 
+Deno.test("WS-132: a command a block can run stands at /usr/bin/<name> once the Workspace has a /usr/bin", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  // Without WS-132, installing a tool into /usr/bin made every other command "command not found".
+  assert.deepEqual(
+    await outcome(
+      shell,
+      "printf '#!/bin/sh\\necho tool\\n' > t && install -D t /usr/bin/tool && tool && echo a,b | cut -d, -f2 && " +
+        "[ -x /usr/bin/cut ] && [ ! -e /usr/bin/nosuch ] && ls /usr/bin && command -v cut realpath",
+    ),
+    { exitCode: 0, stdout: "tool\nb\ntool\n/usr/bin/cut\n/usr/bin/realpath\n", stderr: "" },
+  );
+  // Only a name: the Workspace holds no such file.
+  assert.deepEqual(await outcome(shell, "cat /usr/bin/cut"), {
+    exitCode: 1,
+    stdout: "",
+    stderr: "cat: /usr/bin/cut: No such file or directory\n",
+  });
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
@@ -775,9 +795,9 @@ Deno.test("worker shell: a command in the Workspace's /usr/bin or /bin runs as s
   assert.deepEqual([moved.stdout, moved.exitCode], ["before 127\n", 7]);
   // The next block starts with it there.
   assert.equal((await shell.run(request("hello").request)).exitCode, 7);
-  // A known limitation (WS-34): a Workspace /usr/bin hides the built-ins it does not hold.
-  const hidden = await shell.run(request("basename /a/b").request);
-  assert.deepEqual([hidden.exitCode, hidden.stderr], [127, "bash: basename: command not found\n"]);
+  // A Workspace /usr/bin does not hide the built-ins it does not hold (WS-132).
+  const builtIn = await shell.run(request("basename /a/b").request);
+  assert.deepEqual([builtIn.exitCode, builtIn.stdout, builtIn.stderr], [0, "b\n", ""]);
   // Gone, then back through a link: /usr -> /tools.
   ws.rename("/usr", "/tools");
   const linked = await shell.run(
