@@ -465,8 +465,12 @@ const UNCOUNTED = {
   maxJqIterations: PROGRAM_STEPS,
   // jq's results.
   maxQueryElements: Number.MAX_SAFE_INTEGER,
-  // Arrays, brace expansions and globs, as large as memory allows.
-  maxArrayElements: Number.MAX_SAFE_INTEGER,
+  // Arrays, brace expansions and globs, as large as memory allows. An array's
+  // bound is also the count just-bash gives `String.prototype.split` (bound
+  // + 1, in awk's `split()` and in `column`), which JavaScript takes modulo
+  // 2^32: the safe-integer bound became 0 there, and both returned nothing
+  // (WS-133). No JavaScript array holds more than 2^32 - 1 elements anyway.
+  maxArrayElements: 2 ** 32 - 2,
   maxBraceExpansionResults: Number.MAX_SAFE_INTEGER,
   maxGlobOperations: Number.MAX_SAFE_INTEGER,
   // `find`, `du` and `ls -R` over a Workspace of any number of files.

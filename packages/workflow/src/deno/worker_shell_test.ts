@@ -752,6 +752,18 @@ Deno.test("WS-132: a command a block can run stands at /usr/bin/<name> once the 
   });
 });
 
+Deno.test("WS-133: awk's split() and column see every field, the array bound lifted without reaching split's count", async () => {
+  using shell = new WorkerShell(workspace());
+  // With the bound at Number.MAX_SAFE_INTEGER both returned nothing: "0" and no table.
+  assert.deepEqual(
+    await outcome(
+      shell,
+      "echo x | awk '{n = split(\"a,b,c\", parts, \",\"); print n, parts[3]}'; printf 'a b\\nccc d\\n' | column -t",
+    ),
+    { exitCode: 0, stdout: "3 c\na    b\nccc  d\n", stderr: "" },
+  );
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
