@@ -146,6 +146,7 @@ const INTERPRETER_ONLY = new Set([
   "InstallUsageError",
   "NotInstalled",
   "TruncateUsageError",
+  "CmpUsageError",
 ]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */

@@ -24,6 +24,7 @@ import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
+import { cmpCommand } from "./worker-shell-cmp.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { installCommand } from "./worker-shell-install.ts";
@@ -109,6 +110,7 @@ const OWN_COMMANDS = [
   sortCommand,
   trCommand,
   uniqCommand,
+  cmpCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

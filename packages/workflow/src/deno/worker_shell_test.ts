@@ -764,6 +764,27 @@ Deno.test("WS-133: awk's split() and column see every field, the array bound lif
   );
 });
 
+Deno.test("WS-134: cmp compares two files byte by byte, as GNU cmp does", async () => {
+  using shell = new WorkerShell(workspace());
+  const run = (script: string) => outcome(shell, script);
+  // just-bash has no cmp ("command not found", 127).
+  assert.deepEqual(
+    await run(
+      "printf 'a\\nbc' > f && cp f g && cmp -s f g && echo same; printf 'a\\nbd' > g; cmp f g; cmp -l f g; printf 'a' | cmp f -",
+    ),
+    {
+      exitCode: 1,
+      stdout: "same\nf g differ: byte 4, line 2\n4 143 144\n",
+      stderr: "cmp: EOF on - after byte 1, in line 1\n",
+    },
+  );
+  assert.deepEqual(await run("cmp f nope; cmp -s f nope"), {
+    exitCode: 2,
+    stdout: "",
+    stderr: "cmp: nope: No such file or directory\n",
+  });
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
