@@ -26,6 +26,7 @@ import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
+import { envCommand } from "./worker-shell-env.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { installCommand } from "./worker-shell-install.ts";
 import { mkdirCommand } from "./worker-shell-mkdir.ts";
@@ -111,6 +112,7 @@ const OWN_COMMANDS = [
   trCommand,
   uniqCommand,
   cmpCommand,
+  envCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

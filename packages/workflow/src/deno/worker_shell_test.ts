@@ -785,6 +785,19 @@ Deno.test("WS-134: cmp compares two files byte by byte, as GNU cmp does", async 
   });
 });
 
+Deno.test("WS-135: env NAME=value command exports the assignments to the command, as GNU env does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash's env gave them unexported: a shell it started saw nothing ("\n").
+  assert.deepEqual(
+    await outcome(
+      shell,
+      "export Z=1 Y=2; env A=1 B='x y' sh -c 'echo $A $B $Z'; env -u Z sh -c 'echo ${Z:-unset} $Y'; " +
+        "env -i A=3 sh -c 'echo $A ${Y:-none}'; printf 'in\\n' | env A=4 cat",
+    ),
+    { exitCode: 0, stdout: "1 x y 1\nunset 2\n3 none\nin\n", stderr: "" },
+  );
+});
+
 Deno.test("WS-116: a brace range longer than just-bash expands fails where it is reached instead of running short", async () => {
   const ws = workspace();
   using shell = new WorkerShell(ws);
