@@ -39,6 +39,7 @@ import { trCommand } from "./worker-shell-tr.ts";
 import { truncateCommand } from "./worker-shell-truncate.ts";
 import { uniqCommand } from "./worker-shell-uniq.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
+import { collatePlainStringsWithoutIcu } from "./worker-shell-collation.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
@@ -58,6 +59,9 @@ if (nodeProcess) {
 for (const method of ["log", "info", "debug", "warn", "error", "trace"] as const) {
   console[method] = () => {};
 }
+
+// Before any Bash is built: its SHELLOPTS sort would otherwise build ICU's collator (WS-136).
+collatePlainStringsWithoutIcu();
 
 // Held here, before any block runs.
 const writeOut = Deno.stdout.writeSync.bind(Deno.stdout);

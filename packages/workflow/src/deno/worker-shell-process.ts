@@ -102,6 +102,16 @@ const PASSED_ENV = [
   "DENO_CERT",
 ];
 
+/** The whole environment of an interpreter process: {@linkcode PASSED_ENV}'s variables this process has. */
+export function interpreterEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of PASSED_ENV) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** What keeps this process from starting the interpreter (a missing `--allow-run`), if anything. */
 export function interpreterStartProblem(): string | null {
   const deno = Deno.execPath();
@@ -131,11 +141,7 @@ export class ShellProcess {
   constructor(entry: URL, heapLimitMib: number, handlers?: ShellProcessHandlers) {
     this.#handlers = handlers;
     const lock = lockPath();
-    const env: Record<string, string> = {};
-    for (const name of PASSED_ENV) {
-      const value = Deno.env.get(name);
-      if (value !== undefined) env[name] = value;
-    }
+    const env = interpreterEnvironment();
     this.#child = new Deno.Command(Deno.execPath(), {
       args: [
         "run",
