@@ -29,6 +29,7 @@ import { cpCommand } from "./worker-shell-cp.ts";
 import { envCommand } from "./worker-shell-env.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { installCommand } from "./worker-shell-install.ts";
+import { lsCommand } from "./worker-shell-ls.ts";
 import { mkdirCommand } from "./worker-shell-mkdir.ts";
 import { mktempCommand } from "./worker-shell-mktemp.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
@@ -117,6 +118,7 @@ const OWN_COMMANDS = [
   uniqCommand,
   cmpCommand,
   envCommand,
+  lsCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

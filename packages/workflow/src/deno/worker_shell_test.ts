@@ -897,3 +897,27 @@ Deno.test("worker shell: commands run without asking the Workspace while it has 
     requests: 1,
   });
 });
+
+Deno.test("WS-137: ls of several operands lists the files together, then each folder under its name, as GNU ls does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  // just-bash's ls printed a blank line after each operand ("a.txt\n\nb.txt\n"), in their order.
+  assert.deepEqual(
+    await outcome(
+      shell,
+      "mkdir d e && touch b.txt a.txt d/x e/y && ls b.txt a.txt && ls -d e d && ls e b.txt d && ls -r a.txt b.txt",
+    ),
+    {
+      exitCode: 0,
+      stdout: "a.txt\nb.txt\nd\ne\nb.txt\n\nd:\nx\n\ne:\ny\nb.txt\na.txt\n",
+      stderr: "",
+    },
+  );
+  // An operand that does not exist is refused in GNU's words, status 2, and the rest listed.
+  assert.deepEqual(await outcome(shell, "ls nothere a.txt d; echo $?; ls gone"), {
+    exitCode: 2,
+    stdout: "a.txt\n\nd:\nx\n2\n",
+    stderr: "ls: cannot access 'nothere': No such file or directory\n" +
+      "ls: cannot access 'gone': No such file or directory\n",
+  });
+});
