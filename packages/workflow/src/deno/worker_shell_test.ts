@@ -887,7 +887,7 @@ Deno.test("worker shell: commands run without asking the Workspace while it has 
   // What a script sees of those paths is what the Workspace says, whatever /usr is.
   const probe = "stat /usr/bin/x; ls /bin/y/z; [ -e /usr/bin/x ]; echo $?";
   const missing = "stat: cannot stat '/usr/bin/x': No such file or directory\n" +
-    "ls: /bin/y/z: No such file or directory\n";
+    "ls: cannot access '/bin/y/z': No such file or directory\n";
   assert.deepEqual(await run(probe), { exitCode: 0, stdout: "1\n", stderr: missing, requests: 0 });
   ws.writeFile("/usr", encoder.encode("a file"));
   assert.deepEqual(await run(`${probe}; cat /usr/bin/x`), {
