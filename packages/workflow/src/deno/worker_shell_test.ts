@@ -921,3 +921,19 @@ Deno.test("WS-137: ls of several operands lists the files together, then each fo
       "ls: cannot access 'gone': No such file or directory\n",
   });
 });
+
+Deno.test("WS-138: sed reads a, i and c texts and a replacement's escaped backslash as GNU sed does", async () => {
+  const ws = workspace();
+  using shell = new WorkerShell(ws);
+  // just-bash kept the backslash of a one-line text ("\header"), appended a "\" line for $a\,
+  // and read a replacement's \\ as an escape of the next character (s/"/\\"/g changed nothing).
+  const script = [
+    String.raw`printf '"q" a\\b\n' | sed 's/"/\\"/g; s/\\b/\\\\b/'`,
+    String.raw`printf 'l1\nl2\n' | sed -e '1i\header' -e '$a\  last' -e '2c\'`,
+    String.raw`printf 'two' > f && sed -i '$a\' f && wc -c < f && cat f`,
+    String.raw`printf 'a\nb\n' | sed ':a;N;$!ba;s/\n/\\n/g'`,
+  ].join("\n");
+  // What GNU sed prints for the same lines.
+  const gnu = String.raw`\"q\" a\\b` + "\nheader\nl1\n  last\n4\ntwo\n" + String.raw`a\nb` + "\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
+});
