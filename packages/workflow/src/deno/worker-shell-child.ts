@@ -26,6 +26,7 @@ import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
+import { diffCommand } from "./worker-shell-diff.ts";
 import { envCommand } from "./worker-shell-env.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { installCommand } from "./worker-shell-install.ts";
@@ -119,6 +120,7 @@ const OWN_COMMANDS = [
   cmpCommand,
   envCommand,
   lsCommand,
+  diffCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

@@ -937,3 +937,18 @@ Deno.test("WS-138: sed reads a, i and c texts and a replacement's escaped backsl
   const gnu = String.raw`\"q\" a\\b` + "\nheader\nl1\n  last\n4\ntwo\n" + String.raw`a\nb` + "\n";
   assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
 });
+
+Deno.test("WS-139: diff prints GNU's normal format by default and GNU's unified header and ranges under -u", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash printed a unified diff for every diff, headed by a line of "=" and no times.
+  const script =
+    String.raw`printf 'a\nb\nc\n' > 1; printf 'a\nc\nd\n' > 2; diff 1 2; echo "rc=$?"; ` +
+    String.raw`diff -u 1 2 | tail -n +3; diff -u 1 2 | head -2 | cut -c1-5; printf x | diff - 2`;
+  // What GNU diff prints for the same lines (the header's times aside).
+  const gnu = "2d1\n< b\n3a3\n> d\nrc=1\n@@ -1,3 +1,3 @@\n a\n-b\n c\n+d\n--- 1\n+++ 2\n" +
+    "1c1,3\n< x\n\\ No newline at end of file\n---\n> a\n> c\n> d\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 1, stdout: gnu, stderr: "" });
+  // The header's time is the file's, as GNU writes it.
+  const header = await outcome(shell, "touch 1; diff -u 1 2 | head -1");
+  assert.match(header.stdout, /^--- 1\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{9} \+0000\n$/);
+});
