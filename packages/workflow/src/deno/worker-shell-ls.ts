@@ -5,20 +5,23 @@
  * reversed); then each directory under its `name:` header, a blank line
  * before it when anything was listed already. just-bash's `ls` listed the
  * operands in their order with a blank line after each, so `ls *.txt`
- * printed `a.txt`, an empty line, `b.txt`, and `ls -d` of two folders the same. An
- * operand that does not exist is refused in GNU's words (`ls: cannot access
+ * printed `a.txt`, an empty line, `b.txt`, and `ls -d` of two folders the
+ * same. An operand that does not exist is refused in GNU's words (`ls: cannot access
  * 'x': No such file or directory`, status 2), alone or among others. Each
  * operand's own lines are just-bash's (its `ls` of that one operand); a
  * dangling symbolic link, which just-bash cannot stat, is listed by its name
- * (with `@` under `-F`) unless `-l` asks for its details. A listing with an
- * option this does not know, or an operand holding a glob character (just-
- * bash's `ls` expands those itself), is just-bash's, unchanged.
+ * (with `@` under `-F`), or under `-l` by its own line. Under `-l` every line
+ * takes its entry's mode from `lstat` (WS-140, `worker-shell-ls-long.ts`).
+ * A listing with an option this does not know, or an operand holding a glob
+ * character (just-bash's `ls` expands those itself), is just-bash's,
+ * unchanged.
  *
  * @module
  */
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { gnuLongListing, type ListingOf, symlinkLine } from "./worker-shell-ls-long.ts";
 
 /** just-bash's `ls` options: short letters, and the long names it also accepts. */
 const SHORT = new Set("aAlhRrSFdt1");
@@ -110,22 +113,39 @@ export function sortOperands<T extends { name: string; size: number; mtime: numb
   return letters.has("r") ? sorted.reverse() : sorted;
 }
 
-/** Worker Shell's `ls`: just-bash's, with GNU's listing of several operands (see above). */
+/** Worker Shell's `ls`: just-bash's, with GNU's listing of several operands and long lines (see above). */
 export const lsCommand: Command = {
   name: "ls",
   async execute(args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> {
     const own = ctx.origCommand;
     if (own === undefined) throw new Error("ls needs just-bash's own ls");
     const read = readLsArgs(args);
-    if (read === undefined || read.operands.length === 0) return await own(args);
+    if (read === undefined) return await own(args);
+    const long = read.letters.has("l");
+    const dirsApart = !read.letters.has("d");
+    // just-bash's lines for `of`'s entries, GNU's under -l (WS-140).
+    const lines = (text: string, of: ListingOf) =>
+      long ? gnuLongListing(text, ctx, of, read.letters.has("F")) : Promise.resolve(text);
+    if (read.operands.length === 0) {
+      const result = await own(args);
+      return {
+        ...result,
+        stdout: await lines(result.stdout, dirsApart ? { dir: "." } : { file: "." }),
+      };
+    }
     if (read.operands.some((operand) => /[*?[]/.test(operand))) return await own(args);
     if (read.operands.length === 1) {
-      // One operand is just-bash's listing; only its refusal of a missing one is reworded.
-      const result = await own(args);
       const [name] = read.operands;
+      const operand = long ? await operandOf(ctx, name) : undefined;
+      if (operand?.kind === "dangling") {
+        return { stdout: `${await symlinkLine(ctx, name, name)}\n`, stderr: "", exitCode: 0 };
+      }
+      // One operand is just-bash's listing; its refusal of a missing one is reworded.
+      const result = await own(args);
+      const of = operand?.kind === "dir" && dirsApart ? { dir: name } : { file: name };
       return result.stderr === `ls: ${name}: No such file or directory\n`
         ? { ...result, stderr: missing(name) }
-        : result;
+        : { ...result, stdout: await lines(result.stdout, of) };
     }
     const found = await Promise.all(read.operands.map((name) => operandOf(ctx, name)));
     let stderr = "";
@@ -136,19 +156,19 @@ export const lsCommand: Command = {
       exitCode = 2;
     });
     const present = found.filter((operand) => operand !== undefined);
-    const listOne = async (name: string) => {
+    const listOne = async (name: string, of: ListingOf) => {
       const result = await own([...read.options, "--", name]);
       stderr += result.stderr;
       exitCode = Math.max(exitCode, result.exitCode);
-      return result.stdout;
+      return await lines(result.stdout, of);
     };
-    const dirsApart = !read.letters.has("d");
     let stdout = "";
     const files = present.filter((operand) => !dirsApart || operand.kind !== "dir");
     for (const operand of sortOperands(files, read.letters)) {
-      if (operand.kind === "dangling" && !read.letters.has("l")) {
-        stdout += `${operand.name}${read.letters.has("F") ? "@" : ""}\n`;
-      } else stdout += await listOne(operand.name);
+      if (operand.kind !== "dangling") {
+        stdout += await listOne(operand.name, { file: operand.name });
+      } else if (long) stdout += `${await symlinkLine(ctx, operand.name, operand.name)}\n`;
+      else stdout += `${operand.name}${read.letters.has("F") ? "@" : ""}\n`;
     }
     if (!dirsApart) return { stdout, stderr, exitCode };
     const dirs = present.filter((operand) => operand.kind === "dir");
@@ -156,7 +176,7 @@ export const lsCommand: Command = {
       if (stdout !== "") stdout += "\n";
       // Under -R just-bash heads the listing with the folder's name itself.
       if (!read.letters.has("R")) stdout += `${operand.name}:\n`;
-      stdout += await listOne(operand.name);
+      stdout += await listOne(operand.name, { dir: operand.name });
     }
     return { stdout, stderr, exitCode };
   },

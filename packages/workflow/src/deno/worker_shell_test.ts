@@ -952,3 +952,20 @@ Deno.test("WS-139: diff prints GNU's normal format by default and GNU's unified 
   const header = await outcome(shell, "touch 1; diff -u 1 2 | head -1");
   assert.match(header.stdout, /^--- 1\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{9} \+0000\n$/);
 });
+
+Deno.test("WS-140: ls -l shows each entry's mode and a symbolic link as itself, as GNU ls does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash wrote -rw-r--r-- and drwxr-xr-x whatever the mode, listed a link as the file it names
+  // (a dangling one as an empty file), refused a dangling operand, and put / after a folder's name.
+  const script = [
+    "mkdir d; touch d/f; chmod 755 d/f; chmod 700 d; ln -s f d/l; ln -s nowhere d/x",
+    "ls -l d | awk 'NR>1 {print $1, $5, $NF}'",
+    "ls -l d | grep -c ' l -> f$'",
+    "ls -ld d | awk '{print $1, $NF}'",
+    "ls -l d/x | awk '{print $1, $NF}'",
+  ].join("\n");
+  // What GNU ls prints for the same lines.
+  const gnu =
+    "-rwxr-xr-x 0 f\nlrwxrwxrwx 1 f\nlrwxrwxrwx 7 nowhere\n1\ndrwx------ d\nlrwxrwxrwx nowhere\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
+});
