@@ -147,6 +147,10 @@ const INTERPRETER_ONLY = new Set([
   "NotInstalled",
   "TruncateUsageError",
   "CmpUsageError",
+  "NotOurs",
+  "OdUsageError",
+  "XxdUsageError",
+  "HexdumpUsageError",
 ]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */

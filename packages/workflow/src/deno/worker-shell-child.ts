@@ -29,10 +29,12 @@ import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
 import { envCommand } from "./worker-shell-env.ts";
 import { headCommand } from "./worker-shell-head.ts";
+import { hdCommand, hexdumpCommand } from "./worker-shell-hexdump.ts";
 import { installCommand } from "./worker-shell-install.ts";
 import { lsCommand } from "./worker-shell-ls.ts";
 import { mkdirCommand } from "./worker-shell-mkdir.ts";
 import { mktempCommand } from "./worker-shell-mktemp.ts";
+import { odCommand } from "./worker-shell-od.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
@@ -43,6 +45,7 @@ import { uniqCommand } from "./worker-shell-uniq.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
 import { collatePlainStringsWithoutIcu } from "./worker-shell-collation.ts";
 import { xargsCommand } from "./worker-shell-xargs.ts";
+import { xxdCommand } from "./worker-shell-xxd.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import { Bash, getCommandNames } from "npm:just-bash@3.4.2";
@@ -121,6 +124,10 @@ const OWN_COMMANDS = [
   envCommand,
   lsCommand,
   diffCommand,
+  odCommand,
+  xxdCommand,
+  hexdumpCommand,
+  hdCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

@@ -13,14 +13,10 @@
  * @module
  */
 // The interpreter runs with no configuration file, so its import names the exact version.
-import {
-  type Command,
-  type ExecResult,
-  latin1FromBytes,
-  type ResolvedCommandContext,
-  // deno-lint-ignore no-import-prefix
-} from "npm:just-bash@3.4.2";
+// deno-lint-ignore no-import-prefix
+import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
 import { refusalWords } from "./worker-shell-errno-words.ts";
+import { inputBytes } from "./worker-shell-input-bytes.ts";
 
 const HELP = "cmp: Try 'cmp --help' for more information.\n";
 
@@ -122,23 +118,12 @@ function octal(byte: number): string {
   return byte.toString(8).padStart(3);
 }
 
-/** A file's bytes, or why it cannot be read. */
-async function bytesOf(ctx: ResolvedCommandContext, file: string): Promise<Uint8Array> {
-  if (file === "-") {
-    const text = latin1FromBytes(ctx.stdin);
-    return Uint8Array.from(text, (char) => char.charCodeAt(0));
-  }
-  const path = ctx.fs.resolvePath(ctx.cwd, file);
-  if ((await ctx.fs.stat(path)).isDirectory) throw new Error("EISDIR");
-  return await ctx.fs.readFileBuffer(path);
-}
-
 async function compare(ctx: ResolvedCommandContext, options: Options): Promise<ExecResult> {
   const [name1, name2] = options.files;
   const contents: Uint8Array[] = [];
   for (const file of options.files) {
     try {
-      contents.push(await bytesOf(ctx, file));
+      contents.push(await inputBytes(ctx, file));
     } catch (error) {
       const stderr = options.silent ? "" : `cmp: ${file}: ${refusalWords(error)}\n`;
       return { stdout: "", stderr, exitCode: 2 };

@@ -969,3 +969,44 @@ Deno.test("WS-140: ls -l shows each entry's mode and a symbolic link as itself, 
     "-rwxr-xr-x 0 f\nlrwxrwxrwx 1 f\nlrwxrwxrwx 7 nowhere\n1\ndrwx------ d\nlrwxrwxrwx nowhere\n";
   assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
 });
+
+Deno.test("WS-141: od reads GNU od's options and writes its columns", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash's od read -tx1 as octal, had no -A, -N, -j or -w, and printed -x as octal bytes.
+  const script = [
+    String.raw`printf 'AB\n' | od -An -tx1`,
+    "printf 'ABCDEFGHIJKLMNOPQRS' | od -A x -t x1z",
+    "printf 'hello world' | od -j 6 -N 2 -A d -c",
+    "printf 'AB' | od -x -t c",
+  ].join("\n");
+  // What GNU od prints for the same lines.
+  const gnu = " 41 42 0a\n" +
+    "000000 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50  >ABCDEFGHIJKLMNOP<\n" +
+    "000010 51 52 53                                         >QRS<\n000013\n" +
+    "0000006   w   o\n0000008\n0000000    4241\n          A   B\n0000002\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
+});
+
+Deno.test("WS-142: xxd, hexdump and hd dump bytes as their own commands do", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash has none of them: "command not found".
+  const script = [
+    String.raw`printf 'AB\n' | xxd`,
+    "echo 41420a | xxd -r -p | xxd -p",
+    "printf 'ABCDEFGHIJKLMNOPQRS' | hexdump -C",
+    "printf '%.0sa' {1..40} | hd",
+  ].join("\n");
+  // What vim's xxd and util-linux's hexdump print for the same lines.
+  const expected = "00000000: 4142 0a                                  AB.\n41420a\n" +
+    "00000000  41 42 43 44 45 46 47 48  49 4a 4b 4c 4d 4e 4f 50  |ABCDEFGHIJKLMNOP|\n" +
+    "00000010  51 52 53                                          |QRS|\n00000013\n" +
+    "00000000  61 61 61 61 61 61 61 61  61 61 61 61 61 61 61 61  |aaaaaaaaaaaaaaaa|\n*\n" +
+    "00000020  61 61 61 61 61 61 61 61                           |aaaaaaaa|\n00000028\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: expected, stderr: "" });
+  // What they do not read is refused, never guessed.
+  assert.deepEqual(await outcome(shell, "printf a | xxd -i"), {
+    exitCode: 1,
+    stdout: "",
+    stderr: "xxd: -i is not an option Worker Shell's xxd reads (-p, -r, -c, -g, -s, -l, -u)\n",
+  });
+});
