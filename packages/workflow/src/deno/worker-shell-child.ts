@@ -25,6 +25,7 @@ import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
+import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
 import { envCommand } from "./worker-shell-env.ts";
@@ -527,7 +528,13 @@ async function runBlock(message: RunMessage): Promise<void> {
     cwd: message.cwd,
     env: { HOME: "/", PATH: "/usr/bin:/bin" },
     commands: COMMANDS,
-    customCommands: [...OWN_COMMANDS, ...traps.commands],
+    customCommands: [
+      ...OWN_COMMANDS,
+      ...traps.commands,
+      // Only a block whose text escapes a byte of 0x80 or more needs them (WS-143): each costs
+      // every `printf` and `echo` of the block a second command context.
+      ...(BYTE_ESCAPE.test(message.script) ? [printfCommand, echoCommand] : []),
+    ],
     ...UNGUARDED,
     // The host's timeout (it kills this process) bounds a block, not
     // iteration counts: a long loop is a legitimate script until its time

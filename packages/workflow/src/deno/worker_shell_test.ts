@@ -1010,3 +1010,17 @@ Deno.test("WS-142: xxd, hexdump and hd dump bytes as their own commands do", asy
     stderr: "xxd: -i is not an option Worker Shell's xxd reads (-p, -r, -c, -g, -s, -l, -u)\n",
   });
 });
+
+Deno.test("WS-143: printf and echo -e write the byte an escape from \\x80 to \\xff names, as bash does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash wrote U+0080 to U+00FF as UTF-8, two bytes each: a gzip header came out 1f c2 8b.
+  const script = [
+    String.raw`printf '\x1f\x8b\200é' > f; od -An -tx1 f`,
+    String.raw`printf '%b|%s' '\0377' '\x80' | od -An -c`,
+    String.raw`echo -ne '\xff' | wc -c`,
+    String.raw`printf '\\x80\n'`,
+  ].join("\n");
+  // What bash prints for the same lines.
+  const bash = " 1f 8b 80 c3 a9\n 377   |   \\   x   8   0\n1\n\\x80\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: bash, stderr: "" });
+});
