@@ -29,6 +29,7 @@ import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-esc
 import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
 import { envCommand } from "./worker-shell-env.ts";
+import { envsubstCommand } from "./worker-shell-envsubst.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { hdCommand, hexdumpCommand } from "./worker-shell-hexdump.ts";
 import { installCommand } from "./worker-shell-install.ts";
@@ -129,6 +130,7 @@ const OWN_COMMANDS = [
   xxdCommand,
   hexdumpCommand,
   hdCommand,
+  envsubstCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

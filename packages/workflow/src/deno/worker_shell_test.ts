@@ -1024,3 +1024,17 @@ Deno.test("WS-143: printf and echo -e write the byte an escape from \\x80 to \\x
   const bash = " 1f 8b 80 c3 a9\n 377   |   \\   x   8   0\n1\n\\x80\n";
   assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: bash, stderr: "" });
 });
+
+Deno.test("WS-144: envsubst fills a template from the exported variables, as GNU envsubst does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash has no envsubst: "command not found".
+  const script = [
+    "printf 'name: ${NAME}\\nport: $PORT\\nkeep: ${NAME:-x} $$ $1\\n' > tmpl",
+    "NAME=web PORT=80 envsubst < tmpl > out.yaml; cat out.yaml",
+    "echo '$NAME $PORT' | NAME=a PORT=b envsubst '$PORT'",
+    "envsubst -v 'x $B ${A}'",
+  ].join("\n");
+  // What GNU envsubst prints for the same lines.
+  const gnu = "name: web\nport: 80\nkeep: ${NAME:-x} $$ $1\n$NAME b\nB\nA\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
+});
