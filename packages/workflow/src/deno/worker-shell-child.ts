@@ -40,6 +40,7 @@ import { odCommand } from "./worker-shell-od.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
+import { sha224sumCommand, sha384sumCommand, sha512sumCommand } from "./worker-shell-shasum.ts";
 import { sortCommand } from "./worker-shell-sort.ts";
 import { trCommand } from "./worker-shell-tr.ts";
 import { truncateCommand } from "./worker-shell-truncate.ts";
@@ -131,6 +132,9 @@ const OWN_COMMANDS = [
   hexdumpCommand,
   hdCommand,
   envsubstCommand,
+  sha224sumCommand,
+  sha384sumCommand,
+  sha512sumCommand,
 ];
 
 /** The name of every command a block can run without the Workspace holding it. */

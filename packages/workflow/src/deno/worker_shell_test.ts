@@ -1038,3 +1038,19 @@ Deno.test("WS-144: envsubst fills a template from the exported variables, as GNU
   const gnu = "name: web\nport: 80\nkeep: ${NAME:-x} $$ $1\n$NAME b\nB\nA\n";
   assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
 });
+
+Deno.test("WS-145: sha224sum, sha384sum and sha512sum write and check sums as GNU coreutils does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash has md5sum, sha1sum and sha256sum only: "command not found".
+  const script = [
+    'echo hi > a; echo yo > b; sha512sum a b > sums; echo x > b; sha512sum -c sums; echo "rc=$?"',
+    "printf '' | sha224sum; echo hi | sha384sum -b | cut -c90-",
+  ].join("\n");
+  // What GNU coreutils prints for the same lines.
+  assert.deepEqual(await outcome(shell, script), {
+    exitCode: 0,
+    stdout:
+      "a: OK\nb: FAILED\nrc=1\nd14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f  -\n9b2c1f5 *-\n",
+    stderr: "sha512sum: WARNING: 1 computed checksum did NOT match\n",
+  });
+});
