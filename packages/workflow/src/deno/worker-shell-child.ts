@@ -23,6 +23,7 @@ import { type FsOp, MUTATING_FS_OPS, PATH_DIRS, type PathDirs } from "./worker-s
 import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
+import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
@@ -558,6 +559,7 @@ async function runBlock(message: RunMessage): Promise<void> {
       maxLiveBytes: 1024 * MIB,
     },
   });
+  bash.registerTransformPlugin(unsetMessagePlugin);
   bash.registerTransformPlugin(braceRangePlugin);
   // Only a block whose text names `trap` can set one its shell runs (WS-123).
   if (message.script.includes("trap")) bash.registerTransformPlugin(traps.plugin);

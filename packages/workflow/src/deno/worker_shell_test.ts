@@ -1054,3 +1054,22 @@ Deno.test("WS-145: sha224sum, sha384sum and sha512sum write and check sums as GN
     stderr: "sha512sum: WARNING: 1 computed checksum did NOT match\n",
   });
 });
+
+Deno.test("WS-146: ${NAME:?} and ${NAME?} name the missing parameter, as bash does", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash wrote "bash: " alone for ${API_KEY:?}, and "bash: set x first" without the name.
+  const script = [
+    '( : "${API_KEY:?}" ); echo "rc=$?"',
+    '( : "${x?}" )',
+    '( : "${x:?set x first}" )',
+    // Worker Shell's own failing expansion (WS-116) already names what failed.
+    "( for i in {1..12001}; do :; done ) 2>&1 | cut -c1-30",
+  ].join("\n");
+  // What bash writes (but its "line 1: ", which no message of just-bash's has).
+  assert.deepEqual(await outcome(shell, script), {
+    exitCode: 0,
+    stdout: "rc=1\nbash: {1..12001}: Worker Shell\n",
+    stderr:
+      "bash: API_KEY: parameter null or not set\nbash: x: parameter not set\nbash: x: set x first\n",
+  });
+});
