@@ -78,6 +78,7 @@ export async function gnuLongListing(
   ctx: ResolvedCommandContext,
   of: ListingOf,
   classify: boolean,
+  slashes = false,
 ): Promise<string> {
   let dir = "dir" in of ? of.dir : ".";
   const lines = text.split("\n");
@@ -100,12 +101,58 @@ export async function gnuLongListing(
         continue;
       }
       const kind = stat.isDirectory ? "dir" : "file";
-      const shown = classify || !marked ? long[5] : name;
+      const shown = classify || !marked ? long[5] : stat.isDirectory && slashes ? `${name}/` : name;
       lines[index] = `${modeString(kind, stat.mode)} ${long[2]} ${long[3].padStart(5)} ${
         long[4]
       } ${shown}`;
     } catch {
       // Gone since it was listed, or unreadable: just-bash's line stays.
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * just-bash's listing `text` (one name a line) with `/` after each folder's
+ * name, as `ls -p` writes it (WS-147); `of` says whose entries it lists, and
+ * under `-R` (`recursive`) a `name:` line starts a folder's. Each folder's
+ * entries are read once, with their types.
+ */
+export async function markFolders(
+  text: string,
+  ctx: ResolvedCommandContext,
+  of: ListingOf,
+  recursive: boolean,
+): Promise<string> {
+  let dir = "dir" in of ? of.dir : ".";
+  const folders = new Map<string, Set<string>>();
+  const foldersIn = async (path: string): Promise<Set<string>> => {
+    let found = folders.get(path);
+    if (found === undefined) {
+      const resolved = ctx.fs.resolvePath(ctx.cwd, path);
+      const entries = ctx.fs.readdirWithFileTypes
+        ? await ctx.fs.readdirWithFileTypes(resolved).catch(() => [])
+        : [];
+      found = new Set(entries.filter((entry) => entry.isDirectory).map((entry) => entry.name));
+      folders.set(path, found);
+    }
+    return found;
+  };
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (line === "") continue;
+    if (recursive && line.endsWith(":")) {
+      dir = line.slice(0, -1);
+      continue;
+    }
+    if ("file" in of) {
+      const stat = await ctx.fs.stat(ctx.fs.resolvePath(ctx.cwd, of.file)).catch(() => undefined);
+      if (stat?.isDirectory) lines[index] = `${line}/`;
+      continue;
+    }
+    if (line === "." || line === ".." || (await foldersIn(dir)).has(line)) {
+      lines[index] = `${line}/`;
     }
   }
   return lines.join("\n");

@@ -21,7 +21,12 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
-import { gnuLongListing, type ListingOf, symlinkLine } from "./worker-shell-ls-long.ts";
+import {
+  gnuLongListing,
+  type ListingOf,
+  markFolders,
+  symlinkLine,
+} from "./worker-shell-ls-long.ts";
 
 /** just-bash's `ls` options: short letters, and the long names it also accepts. */
 const SHORT = new Set("aAlhRrSFdt1");
@@ -35,32 +40,51 @@ const LONG: Readonly<Record<string, string>> = {
   "--directory": "d",
 };
 
-/** An `ls` command line read: its option letters, its option arguments as given, its operands. */
+/** Options only Worker Shell reads: `-p` (WS-147), and colour, which a block's output never gets. */
+const OWN_LETTERS = new Set("p");
+const NO_COLOUR = /^--colou?r(=(never|no|none|auto|tty|if-tty))?$/;
+
+/**
+ * An `ls` command line read: its option letters, the options just-bash's
+ * `ls` is given (Worker Shell's own taken out), its operands, and the whole
+ * command line for just-bash's `ls`.
+ */
 export interface LsArgs {
   letters: Set<string>;
   options: string[];
   operands: string[];
+  forward: string[];
 }
 
 /** `args` read as just-bash's `ls` reads them, or undefined when an option is not one of its. */
 export function readLsArgs(args: readonly string[]): LsArgs | undefined {
-  const read: LsArgs = { letters: new Set(), options: [], operands: [] };
+  const read: LsArgs = { letters: new Set(), options: [], operands: [], forward: [] };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index];
     if (arg === "--") {
       read.operands.push(...args.slice(index + 1));
+      read.forward.push(...args.slice(index));
       break;
     }
     if (arg === "-" || !arg.startsWith("-")) {
       read.operands.push(arg);
+      read.forward.push(arg);
       continue;
     }
+    if (NO_COLOUR.test(arg)) continue;
     const letters = arg.startsWith("--") ? LONG[arg] : arg.slice(1);
-    if (letters === undefined || [...letters].some((letter) => !SHORT.has(letter))) {
+    if (
+      letters === undefined ||
+      [...letters].some((letter) => !SHORT.has(letter) && !OWN_LETTERS.has(letter))
+    ) {
       return undefined;
     }
     for (const letter of letters) read.letters.add(letter);
-    read.options.push(arg);
+    const theirs = [...letters].filter((letter) => !OWN_LETTERS.has(letter)).join("");
+    if (theirs === "") continue;
+    const option = arg.startsWith("--") ? arg : `-${theirs}`;
+    read.options.push(option);
+    read.forward.push(option);
   }
   return read;
 }
@@ -123,17 +147,24 @@ export const lsCommand: Command = {
     if (read === undefined) return await own(args);
     const long = read.letters.has("l");
     const dirsApart = !read.letters.has("d");
-    // just-bash's lines for `of`'s entries, GNU's under -l (WS-140).
+    const classify = read.letters.has("F");
+    // `-p` marks folders as `-F` does, and nothing else (WS-147).
+    const slashes = read.letters.has("p") && !classify;
+    // just-bash's lines for `of`'s entries, GNU's under -l (WS-140) and -p.
     const lines = (text: string, of: ListingOf) =>
-      long ? gnuLongListing(text, ctx, of, read.letters.has("F")) : Promise.resolve(text);
+      long
+        ? gnuLongListing(text, ctx, of, classify, slashes)
+        : slashes
+        ? markFolders(text, ctx, of, read.letters.has("R"))
+        : Promise.resolve(text);
     if (read.operands.length === 0) {
-      const result = await own(args);
+      const result = await own(read.forward);
       return {
         ...result,
         stdout: await lines(result.stdout, dirsApart ? { dir: "." } : { file: "." }),
       };
     }
-    if (read.operands.some((operand) => /[*?[]/.test(operand))) return await own(args);
+    if (read.operands.some((operand) => /[*?[]/.test(operand))) return await own(read.forward);
     if (read.operands.length === 1) {
       const [name] = read.operands;
       const operand = long ? await operandOf(ctx, name) : undefined;
@@ -141,8 +172,9 @@ export const lsCommand: Command = {
         return { stdout: `${await symlinkLine(ctx, name, name)}\n`, stderr: "", exitCode: 0 };
       }
       // One operand is just-bash's listing; its refusal of a missing one is reworded.
-      const result = await own(args);
-      const of = operand?.kind === "dir" && dirsApart ? { dir: name } : { file: name };
+      const result = await own(read.forward);
+      const kind = operand?.kind ?? (slashes ? (await operandOf(ctx, name))?.kind : undefined);
+      const of = kind === "dir" && dirsApart ? { dir: name } : { file: name };
       return result.stderr === `ls: ${name}: No such file or directory\n`
         ? { ...result, stderr: missing(name) }
         : { ...result, stdout: await lines(result.stdout, of) };

@@ -1073,3 +1073,15 @@ Deno.test("WS-146: ${NAME:?} and ${NAME?} name the missing parameter, as bash do
       "bash: API_KEY: parameter null or not set\nbash: x: parameter not set\nbash: x: set x first\n",
   });
 });
+
+Deno.test("WS-147: ls -p marks folders with / and --color=never changes nothing, as in GNU ls", async () => {
+  using shell = new WorkerShell(workspace());
+  // just-bash refused both ("ls: invalid option -- 'p'"), so `ls -p | grep -v /` listed nothing.
+  const script = [
+    "touch a; mkdir -p b/c; ls -p | grep -v /; ls -pa; ls -pR b",
+    "ls -lp | awk 'NR>1 {print $1, $NF}'; ls --color=never -dp b a",
+  ].join("\n");
+  // What GNU ls prints for the same lines.
+  const gnu = "a\n./\n../\na\nb/\nb:\nc/\n\nb/c:\n-rw-r--r-- a\ndrwxr-xr-x b/\na\nb/\n";
+  assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
+});
