@@ -6,9 +6,11 @@
  * where STDOUT and STDERR are two stream devices the Worker's filesystem
  * forwards to the host instead of the Workspace. A top-level loop, `if`,
  * `case` or group without redirections of its own is also entered: each
- * statement of an `if`, `case` or group body is wrapped the same way, and a
- * loop's whole body is (one wrapper per iteration), so each iteration's
- * output streams too, and so do a nested loop's.
+ * statement of an `if`, `case` or group body, and of an `if`'s or a `while`
+ * or `until` loop's condition, is wrapped the same way, and a loop's whole
+ * body is (one wrapper per iteration), so each iteration's output streams
+ * too, and so do a nested loop's; a condition's output streams before the
+ * body it chooses (WS-148).
  *
  * Invariants:
  * - The wrapping changes nothing a script can observe: a group is not a
@@ -97,6 +99,10 @@ function isLoop(command: CommandNode): command is Loop {
  */
 function enter(command: CommandNode): void {
   if (isLoop(command)) {
+    // A condition's output comes before its iteration's: it streams before the body runs.
+    if (command.type === "While" || command.type === "Until") {
+      command.condition = command.condition.map(stream);
+    }
     command.body = [redirected(command.body.map(enterLoops), command.line)];
     return;
   }
@@ -105,7 +111,12 @@ function enter(command: CommandNode): void {
       command.body = command.body.map(stream);
       return;
     case "If":
-      for (const clause of command.clauses) clause.body = clause.body.map(stream);
+      // A condition streams too: its output would otherwise arrive with the `if`'s result,
+      // after the output its chosen body had already streamed.
+      for (const clause of command.clauses) {
+        clause.condition = clause.condition.map(stream);
+        clause.body = clause.body.map(stream);
+      }
       if (command.elseBody) command.elseBody = command.elseBody.map(stream);
       return;
     case "Case":

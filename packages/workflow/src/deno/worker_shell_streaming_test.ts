@@ -42,6 +42,13 @@ const SCRIPTS = [
   "for i in 1 2; do for j in x y; do echo $i$j; [ $j = x ] && break; done; echo after$i; done",
   "while true; do echo once; break; echo never; done; echo $?",
   "n=0; until [ $n = 2 ]; do n=$((n+1)); if [ $n = 1 ]; then echo one; else echo other >&2; fi; done",
+  // Conditions that write: their output, status and `$?` as without the wrapper (WS-148).
+  "if echo a; then echo b; fi; echo c",
+  "f() { echo in-f; return 1; }; if f; then echo T; elif echo e >&2; then echo E; else echo no; fi",
+  "i=0; while echo w$i; [ $i -lt 2 ]; do i=$((i+1)); echo body$i; done; echo $?",
+  "until echo u; true; do echo never; done; echo $?",
+  "set -e; if false; echo c; false; then echo x; else echo y $?; fi; echo after",
+  "if { echo g; false; }; then echo x; fi; echo $?",
   // Background statements: their output in its place, `$!` and `wait` as without the wrapper.
   "(sleep 0.1; echo bg) & echo fg; wait; echo done",
   "echo a & echo b; wait; echo c",

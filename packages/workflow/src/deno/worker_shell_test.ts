@@ -122,6 +122,19 @@ Deno.test("worker shell: each statement and each top-level loop iteration stream
   assert.equal(result.stderr, "oops\n");
 });
 
+Deno.test("worker shell: a condition's output streams before the body it chooses", async () => {
+  using shell = new WorkerShell(workspace());
+  const { request: req, out } = request(
+    "f() { echo in-f; }\nif f; then echo then; fi\n" +
+      "i=0; while echo w$i; [ $i -lt 1 ]; do i=$((i+1)); echo body$i; done\n" +
+      "until echo u; true; do :; done",
+  );
+  const result = await shell.run(req);
+  // What reached the terminal, in the order it was written, as bash writes it.
+  assert.equal(out.stdout, "in-f\nthen\nw0\nbody1\nw1\nu\n");
+  assert.equal(result.stdout, out.stdout);
+});
+
 Deno.test("worker shell: a block stopped by its timeout keeps the output it streamed", async () => {
   using shell = new WorkerShell(workspace());
   // The interpreter starts first, so the block's time limit measures the block alone (a loaded
