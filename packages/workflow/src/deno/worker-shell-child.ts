@@ -23,6 +23,8 @@ import { type FsOp, MUTATING_FS_OPS, PATH_DIRS, type PathDirs } from "./worker-s
 import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
+import { errexitListsPlugin, MAY_SET_ERREXIT } from "./worker-shell-errexit.ts";
+import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
@@ -563,6 +565,12 @@ async function runBlock(message: RunMessage): Promise<void> {
   bash.registerTransformPlugin(braceRangePlugin);
   // Only a block whose text names `trap` can set one its shell runs (WS-123).
   if (message.script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
+  // Only a block whose text can turn errexit on needs bash's exemptions in and-or lists (WS-149).
+  if (MAY_SET_ERREXIT.test(message.script)) {
+    // First, so an assignment after `||` ends with status 0 wherever the lists move it (WS-150).
+    bash.registerTransformPlugin(assignmentStatusPlugin);
+    bash.registerTransformPlugin(errexitListsPlugin);
+  }
   bash.registerTransformPlugin(streamingPlugin());
   try {
     const result = await bash.exec(message.script, { signal: hostWatch });

@@ -1,0 +1,81 @@
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { Workspace } from "../workspace/workspace.ts";
+import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
+import { WorkerShell } from "./worker-shell.ts";
+
+/**
+ * Scripts under `set -e` whose and-or lists call functions, groups, subshells,
+ * loops, `case` or `eval` (WS-149), or assign after a failure (WS-150), with
+ * what GNU bash 5.2 writes (stdout and stderr together) and its status.
+ */
+const CASES: [script: string, output: string, status: number][] = [
+  ['set -e; { false; echo x; } || echo "A $?"; echo end', "x\nend\n", 0],
+  ['set -e; f() { false; echo in-f; }; f || echo "C $?"; echo end', "in-f\nend\n", 0],
+  ['set -e; ( false; echo x ) || echo "S $?"; echo end', "x\nend\n", 0],
+  ['set -e; { false; echo x; } && echo "D $?"; echo end', "x\nD 0\nend\n", 0],
+  ['set -e; for i in 1; do false; echo x; done || echo "L $?"; echo end', "x\nend\n", 0],
+  ['set -e; ! { false; echo x; }; echo "end $?"', "x\nend 1\n", 0],
+  ["set -e; f() { grep -q foo /dev/null; }; f || echo missing; echo end", "missing\nend\n", 0],
+  ['set -e; f() { false; }; f && echo T; echo "end $?"', "end 1\n", 0],
+  ['set -e; f() { return 3; }; f || echo "r $?"; echo end', "r 3\nend\n", 0],
+  ["set -e; f() { false; }; f || g() { echo g; }; echo end", "end\n", 0],
+  ["set -e; f() { false; }; true && f; echo never", "", 1],
+  ["set -e; f() { false; }; false || f; echo never", "", 1],
+  [
+    'set -e; f() { echo f; return 2; }; f || f || echo "both $?"; echo end',
+    "f\nf\nboth 2\nend\n",
+    0,
+  ],
+  [
+    'set -e; f() { echo f; return 2; }; f && echo no || echo "or $?"; echo end',
+    "f\nor 2\nend\n",
+    0,
+  ],
+  ["set -e; f() { return 0; }; f && { false; echo x; }; echo never", "", 1],
+  ['set -euo pipefail; f() { false; echo in; }; f | cat || echo "pf $?"; echo end', "in\nend\n", 0],
+  ["set -e; f() { false; echo in; }; if f || false; then echo T; fi; echo end", "in\nT\nend\n", 0],
+  [
+    'set -e; f() { false; echo in; return 4; }; ! f; echo "neg $?"; echo end',
+    "in\nneg 0\nend\n",
+    0,
+  ],
+  ["set -e; eval 'false; echo ev' || echo no; echo end", "ev\nend\n", 0],
+  ['set -e; f() { false; echo in; }; x=$(f || echo sub); echo "[$x]"', "[in]\n", 0],
+  ["set -e; f() { false; }; for i in 1 2; do f || continue; echo no; done; echo end", "end\n", 0],
+  ['set -e; f() { false; }; while true; do f || break; done; echo "end $?"', "end 0\n", 0],
+  ['set -e; g() { f || return 7; }; f() { false; echo in; }; g; echo "g $?"', "in\ng 0\n", 0],
+  ['set -e; f() { echo "st $?"; }; false || f; echo end', "st 1\nend\n", 0],
+  ['set -e; f() { false; }; f || echo "$LINENO"', "1\n", 0],
+  ["set -e; case x in x) false; echo c;; esac || echo no; echo end", "c\nend\n", 0],
+  ["set -e; f() { false; }; f || exit 3; echo never", "", 3],
+  ["set +e; f() { false; echo in; }; f || echo no; echo end", "in\nend\n", 0],
+  ['set -e; f() { return 3; }; if f; then s=0; else s=$?; fi; echo "c $s"', "c 3\n", 0],
+  ['set -e; rc=0; false || rc=$?; echo "rc $rc $?"', "rc 1 0\n", 0],
+  ['set -e; f() { return 4; }; rc=0; f || rc=$?; echo "rc $rc"', "rc 4\n", 0],
+  ['set -e; if false; then :; else x=1 y=2; fi; echo "$x$y $?"', "12 0\n", 0],
+  ['set -e; n=0; until [ $n = 2 ]; do n=$((n+1)); done; echo "n $n"', "n 2\n", 0],
+  ['set -e; grep -q x /dev/null || found=no; echo "$found"', "no\n", 0],
+  ["set -e; false || x=$(exit 3); echo never", "", 3],
+  ['set -e; f() { false; }; f && echo T || r=$?; echo "r $r"', "r 1\n", 0],
+  ["set -o errexit; f() { false; echo in; }; f || echo no; echo end", "in\nend\n", 0],
+];
+
+Deno.test("worker shell errexit: and-or lists and assignments after a failure behave as in bash", async () => {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  seam.transaction(() => Workspace.initialize(seam));
+  using shell = new WorkerShell(new Workspace(seam));
+  for (const [script, output, status] of CASES) {
+    let seen = "";
+    const result = await shell.run({
+      lang: "bash",
+      script,
+      cwd: ".",
+      timeoutMs: 30_000,
+      onStdout: (chunk) => seen += chunk,
+      onStderr: (chunk) => seen += chunk,
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual([seen, result.exitCode], [output, status], script);
+  }
+});
