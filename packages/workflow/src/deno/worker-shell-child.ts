@@ -25,6 +25,7 @@ import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { errexitListsPlugin, MAY_SET_ERREXIT } from "./worker-shell-errexit.ts";
 import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
+import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
@@ -566,6 +567,9 @@ async function runBlock(message: RunMessage): Promise<void> {
   // Only a block whose text names `trap` can set one its shell runs (WS-123).
   if (message.script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
   // Only a block whose text can turn errexit on needs bash's exemptions in and-or lists (WS-149).
+  // Only a block whose text may hold a glob ending in `/` needs bash's folders-only match (WS-151);
+  // before the errexit lists, which then exempt the group a later part of a list becomes.
+  if (MAY_GLOB_DIRS.test(message.script)) bash.registerTransformPlugin(dirGlobsPlugin);
   if (MAY_SET_ERREXIT.test(message.script)) {
     // First, so an assignment after `||` ends with status 0 wherever the lists move it (WS-150).
     bash.registerTransformPlugin(assignmentStatusPlugin);
