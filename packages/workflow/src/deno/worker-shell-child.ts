@@ -26,6 +26,7 @@ import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { errexitListsPlugin, MAY_SET_ERREXIT } from "./worker-shell-errexit.ts";
 import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
 import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
+import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
@@ -570,6 +571,8 @@ async function runBlock(message: RunMessage): Promise<void> {
   // Only a block whose text may hold a glob ending in `/` needs bash's folders-only match (WS-151);
   // before the errexit lists, which then exempt the group a later part of a list becomes.
   if (MAY_GLOB_DIRS.test(message.script)) bash.registerTransformPlugin(dirGlobsPlugin);
+  // Only a block whose text can turn nounset on meets just-bash's `"${NAME:-}"` shortcut (WS-152).
+  if (MAY_SET_NOUNSET.test(message.script)) bash.registerTransformPlugin(nounsetDefaultsPlugin);
   if (MAY_SET_ERREXIT.test(message.script)) {
     // First, so an assignment after `||` ends with status 0 wherever the lists move it (WS-150).
     bash.registerTransformPlugin(assignmentStatusPlugin);
