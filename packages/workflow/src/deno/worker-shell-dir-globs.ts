@@ -41,6 +41,7 @@ import type {
   TransformPlugin,
   WordNode,
 } from "just-bash";
+import { positioned } from "./worker-shell-written.ts";
 
 /** A block whose text may hold a glob ending in `/`: one of `*?]`, then `/` (a cheap filter). */
 export const MAY_GLOB_DIRS = /[*?\]][^\s;&|()<>'"]*\/(?=$|[\s;&|)<>])/m;
@@ -102,19 +103,6 @@ function filling(name: string, word: WordNode, line: number | undefined): Statem
   const assign = fallbackIf.clauses[0].body[0].pipelines[0].commands[0] as SimpleCommand;
   assign.assignments[0].array = [literally(word)];
   return [start, loop, fallback].map((statement) => positioned(statement, line));
-}
-
-function positioned(statement: StatementNode, line: number | undefined): StatementNode {
-  delete statement.sourceText;
-  const stack: object[] = [statement];
-  while (stack.length > 0) {
-    const value = stack.pop() as { line?: number };
-    if ("line" in value) value.line = line;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
-  return statement;
 }
 
 function one(text: string, line: number | undefined): StatementNode {

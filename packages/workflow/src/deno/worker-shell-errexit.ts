@@ -46,6 +46,7 @@ import type {
   StatementNode,
   TransformPlugin,
 } from "just-bash";
+import { positioned } from "./worker-shell-written.ts";
 
 /** A block whose text may turn errexit on: `set -e`, `set -euo pipefail`, `set -o errexit`, … */
 export const MAY_SET_ERREXIT = /\bset\s+(?:[-+][A-Za-z]*e|[^\n;]*errexit)|\bSHELLOPTS\b/;
@@ -74,17 +75,8 @@ const written = new WeakSet<StatementNode>();
 
 /** A fresh copy of a template, its position `line` and no source text of its own. */
 function copy(node: StatementNode, line: number | undefined): StatementNode {
-  const statement = structuredClone(node);
+  const statement = positioned(structuredClone(node), line);
   written.add(statement);
-  delete statement.sourceText;
-  const stack: object[] = [statement];
-  while (stack.length > 0) {
-    const value = stack.pop() as { line?: number };
-    if ("line" in value) value.line = line;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
   return statement;
 }
 

@@ -1,14 +1,10 @@
-import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
-import { Workspace } from "../workspace/workspace.ts";
-import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
-import { WorkerShell } from "./worker-shell.ts";
+import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
 
 /**
  * Scripts with globs ending in `/` (WS-151), each run in an empty folder, with
  * what GNU bash 5.2 writes (stdout and stderr together) and its status.
  */
-const CASES: [script: string, output: string, status: number][] = [
+const CASES: BashCase[] = [
   [
     "mkdir -p d1 d2 'd 3' .hid e/f; touch f1 f2 e/g; ln -s d1 l1; ln -s f1 l2; for d in */; do echo \"[$d]\"; done",
     "[d 3/]\n[d1/]\n[d2/]\n[e/]\n[l1/]\n",
@@ -45,20 +41,5 @@ const CASES: [script: string, output: string, status: number][] = [
 ];
 
 Deno.test("worker shell: a glob ending in / matches folders and keeps the /, as in bash", async () => {
-  for (const [script, output, status] of CASES) {
-    const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
-    seam.transaction(() => Workspace.initialize(seam));
-    using shell = new WorkerShell(new Workspace(seam));
-    let seen = "";
-    const result = await shell.run({
-      lang: "bash",
-      script,
-      cwd: ".",
-      timeoutMs: 30_000,
-      onStdout: (chunk) => seen += chunk,
-      onStderr: (chunk) => seen += chunk,
-      signal: new AbortController().signal,
-    });
-    assert.deepEqual([seen, result.exitCode], [output, status], script);
-  }
+  await assertBashCases(CASES, { fresh: true });
 });

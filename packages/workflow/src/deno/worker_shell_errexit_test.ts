@@ -1,15 +1,11 @@
-import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
-import { Workspace } from "../workspace/workspace.ts";
-import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
-import { WorkerShell } from "./worker-shell.ts";
+import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
 
 /**
  * Scripts under `set -e` whose and-or lists call functions, groups, subshells,
  * loops, `case` or `eval` (WS-149), or assign after a failure (WS-150), with
  * what GNU bash 5.2 writes (stdout and stderr together) and its status.
  */
-const CASES: [script: string, output: string, status: number][] = [
+const CASES: BashCase[] = [
   ['set -e; { false; echo x; } || echo "A $?"; echo end', "x\nend\n", 0],
   ['set -e; f() { false; echo in-f; }; f || echo "C $?"; echo end', "in-f\nend\n", 0],
   ['set -e; ( false; echo x ) || echo "S $?"; echo end', "x\nend\n", 0],
@@ -62,20 +58,5 @@ const CASES: [script: string, output: string, status: number][] = [
 ];
 
 Deno.test("worker shell errexit: and-or lists and assignments after a failure behave as in bash", async () => {
-  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
-  seam.transaction(() => Workspace.initialize(seam));
-  using shell = new WorkerShell(new Workspace(seam));
-  for (const [script, output, status] of CASES) {
-    let seen = "";
-    const result = await shell.run({
-      lang: "bash",
-      script,
-      cwd: ".",
-      timeoutMs: 30_000,
-      onStdout: (chunk) => seen += chunk,
-      onStderr: (chunk) => seen += chunk,
-      signal: new AbortController().signal,
-    });
-    assert.deepEqual([seen, result.exitCode], [output, status], script);
-  }
+  await assertBashCases(CASES);
 });

@@ -1,15 +1,11 @@
-import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
-import { Workspace } from "../workspace/workspace.ts";
-import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
-import { WorkerShell } from "./worker-shell.ts";
+import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
 
 /**
  * Quoted defaults and alternatives of unset parameters under `set -u`
  * (WS-152), with what GNU bash 5.2 writes (stdout and stderr together) and
  * its status.
  */
-const CASES: [script: string, output: string, status: number][] = [
+const CASES: BashCase[] = [
   ['set -u; echo "${UNSET:-default}"', "default\n", 0],
   ['set -u; [ "${X:-}" = "" ] && echo ok', "ok\n", 0],
   ['set -euo pipefail; f() { echo "${1:-none}" "${2:+two}"; }; f; f a b', "none \na two\n", 0],
@@ -24,20 +20,7 @@ const CASES: [script: string, output: string, status: number][] = [
 ];
 
 Deno.test("worker shell: under set -u a quoted default of an unset parameter expands, as in bash", async () => {
-  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
-  seam.transaction(() => Workspace.initialize(seam));
-  using shell = new WorkerShell(new Workspace(seam));
-  for (const [script, output, status] of CASES) {
-    let seen = "";
-    const result = await shell.run({
-      lang: "bash",
-      script: `unset X Y Z UNSET DEBUG; ${script}`,
-      cwd: ".",
-      timeoutMs: 30_000,
-      onStdout: (chunk) => seen += chunk,
-      onStderr: (chunk) => seen += chunk,
-      signal: new AbortController().signal,
-    });
-    assert.deepEqual([seen, result.exitCode], [output, status], script);
-  }
+  await assertBashCases(
+    CASES.map(([script, output, status]) => [`unset X Y Z UNSET DEBUG; ${script}`, output, status]),
+  );
 });
