@@ -28,6 +28,7 @@ import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
 import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
+import { makeUnboundVariablesFatal, MEET_UNBOUND_AND_EXIT } from "./worker-shell-unbound-fatal.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
@@ -172,11 +173,14 @@ const UNGUARDED = { defenseInDepth: false } as const;
  * prestarted process pays them while the host still checks the document and
  * creates the run (WF-191). A block waits for it, so no block ever shares the
  * process with it, and it leaves what any earlier block leaves: just-bash's
- * loaded modules, never a file, a variable or output.
+ * loaded modules, never a file, a variable or output. It also meets an
+ * unbound variable and an `exit` once, which lets an unbound variable end
+ * the shell as in bash (WS-153).
  */
-const warmed: Promise<void> = new Bash({ commands: COMMANDS, ...UNGUARDED })
-  .exec('warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null')
-  .then(() => {}, () => {});
+const warmed: Promise<void> = makeUnboundVariablesFatal(() =>
+  new Bash({ commands: COMMANDS, ...UNGUARDED })
+    .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_UNBOUND_AND_EXIT}`)
+).then(() => {}, () => {});
 
 /**
  * Ends this process once the host is gone, even while a block computes. The

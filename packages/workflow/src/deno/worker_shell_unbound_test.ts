@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
+import { makeUnboundVariablesFatal } from "./worker-shell-unbound-fatal.ts";
+
+/**
+ * An unbound variable under `set -u` ends the shell (WS-153), with what GNU
+ * bash 5.2 writes (stdout and stderr together) and its status. bash's
+ * messages also name where it was (`bash: line 1: `, `environment: line 1: `
+ * in a function); Worker Shell's say `bash: ` only.
+ */
+const ENDS_THE_BLOCK: BashCase[] = [
+  [
+    'set -euo pipefail; echo before; echo "$TYPO"; echo after',
+    "before\nbash: TYPO: unbound variable\n",
+    1,
+  ],
+  ['set -eu; { echo "$TYPO"; echo in; }; echo after', "bash: TYPO: unbound variable\n", 1],
+  [
+    'set -eu; if true; then echo "$TYPO"; echo in; fi; echo after',
+    "bash: TYPO: unbound variable\n",
+    1,
+  ],
+  [
+    'set -eu; for i in 1 2; do echo "$i"; echo "$TYPO"; done; echo after',
+    "1\nbash: TYPO: unbound variable\n",
+    1,
+  ],
+  // just-bash's own behaviour looped here until the block's time was up: `break` was never reached.
+  [
+    'set -eu; while :; do echo "$TYPO"; break; done; echo after',
+    "bash: TYPO: unbound variable\n",
+    1,
+  ],
+  [
+    'set -eu; f() { echo in; echo "$TYPO"; echo still; }; f; echo after',
+    "in\nbash: TYPO: unbound variable\n",
+    1,
+  ],
+  [
+    "set -eu; trap 'echo trapped' EXIT; echo \"$TYPO\"; echo after",
+    "bash: TYPO: unbound variable\ntrapped\n",
+    1,
+  ],
+  ["set -eu; echo $((TYPO + 1)); echo after", "bash: TYPO: unbound variable\n", 1],
+  ['set -eu; echo "$TYPO" || echo handled; echo after', "bash: TYPO: unbound variable\n", 1],
+  ['set -eu; case "$TYPO" in *) echo c;; esac; echo after', "bash: TYPO: unbound variable\n", 1],
+  ['set -eu; declare -A m; echo "${m[k]}"; echo after', "bash: m[k]: unbound variable\n", 1],
+  ['set -eu; x=$(echo "$TYPO"); echo after', "bash: TYPO: unbound variable\n", 1],
+  ["set -eu; eval 'echo \"$TYPO\"'; echo after", "bash: TYPO: unbound variable\n", 1],
+  [
+    'set -o nounset; set -e; for f in a b; do if [ "$f" = b ]; then echo "$TYPO"; fi; echo "$f"; done; echo after',
+    "a\nbash: TYPO: unbound variable\n",
+    1,
+  ],
+];
+
+/** Where bash ends only the subshell, substitution or pipeline part, or nounset is off. */
+const ENDS_ITS_SUBSHELL: BashCase[] = [
+  [
+    'set -u; (echo "$TYPO"; echo in); echo "after $?"',
+    "bash: TYPO: unbound variable\nafter 1\n",
+    0,
+  ],
+  [
+    'set -u; x=$(echo "$TYPO"; echo in); echo "after $? [$x]"',
+    "bash: TYPO: unbound variable\nafter 1 []\n",
+    0,
+  ],
+  ['set -u; echo "$TYPO" | cat; echo "after $?"', "bash: TYPO: unbound variable\nafter 0\n", 0],
+  ['set -u; (set -e; echo "$TYPO"); echo "after $?"', "bash: TYPO: unbound variable\nafter 1\n", 0],
+  ['set -u; set +u; echo "[$TYPO]"; echo after', "[]\nafter\n", 0],
+  ['echo "[$TYPO]"; echo after', "[]\nafter\n", 0],
+];
+
+Deno.test("worker shell: an unbound variable under set -u ends the block, as in bash", async () => {
+  // One shell for all: a block that ended this way leaves nothing set for the next.
+  await assertBashCases([...ENDS_THE_BLOCK, ...ENDS_ITS_SUBSHELL]);
+});
+
+Deno.test("worker shell: without set -e, an unbound variable ends the block with status 1 (bash: 127)", async () => {
+  await assertBashCases([
+    [
+      'touch kept; set -u; echo before; echo "$TYPO"; rm kept; echo after',
+      "before\nbash: TYPO: unbound variable\n",
+      1,
+    ],
+    // The command after the error never ran.
+    ["ls", "kept\n", 0],
+    [
+      'set -u; for i in 1 2; do echo "$TYPO"; done; echo after',
+      "bash: TYPO: unbound variable\n",
+      1,
+    ],
+  ]);
+});
+
+Deno.test("worker shell: the unbound-variable capture changes nothing when it meets no such errors", async () => {
+  const before = Object.getOwnPropertyDescriptor(Error, Symbol.hasInstance);
+  assert.equal(await makeUnboundVariablesFatal(() => Promise.resolve()), false);
+  assert.equal(
+    await makeUnboundVariablesFatal(() => Promise.reject(new Error("x"))).catch(() => "rejected"),
+    "rejected",
+  );
+  // The watch is gone either way, and instanceof answers as before.
+  assert.deepEqual(Object.getOwnPropertyDescriptor(Error, Symbol.hasInstance), before);
+  assert.equal(new TypeError("t") instanceof Error, true);
+  assert.equal({} instanceof Error, false);
+});
