@@ -139,6 +139,7 @@ SAMPLES.push(...REMOTE_OWN.map((code) => new RemoteProtocolError(code, "m")));
 const INTERPRETER_ONLY = new Set([
   "FrameError",
   "PosixError",
+  "RedirectionRefused",
   "XargsUsageError",
   "RealpathUsageError",
   "Unresolved",

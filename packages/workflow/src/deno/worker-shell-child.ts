@@ -30,7 +30,9 @@ import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-d
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { makeUnboundVariablesFatal, MEET_UNBOUND_AND_EXIT } from "./worker-shell-unbound-fatal.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
+import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
+import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
@@ -223,6 +225,30 @@ class PosixError extends Error {
 }
 
 /**
+ * A redirection's file the Workspace would not open, in bash's words
+ * (`bash: /out/log: No such file or directory`; WS-154). just-bash opens an
+ * output redirection's file as an empty binary write before its command
+ * runs, the one caller that writes so (`touch` writes empty text), and
+ * prints what such an error says where the command fails.
+ */
+class RedirectionRefused extends PosixError {
+  constructor(path: string, refusal: PosixError) {
+    super(refusal.code, `bash: ${path}: ${refusalWords(refusal)}`);
+  }
+}
+
+/** `error`, in bash's words when it refused the opening write of a redirection. */
+function opening(
+  path: string,
+  content: string | Uint8Array,
+  options: EncodingOption | undefined,
+  error: unknown,
+): unknown {
+  const opens = content === "" && encodingOf(options) === "binary";
+  return opens && error instanceof PosixError ? new RedirectionRefused(path, error) : error;
+}
+
+/**
  * `/usr/bin` and `/bin` as the host last said, or undefined from the moment
  * a request that may change the Workspace is sent until its reply (the
  * latest such request's) says again. This process is the Workspace's only
@@ -389,7 +415,9 @@ const workspaceFs = {
     options?: EncodingOption,
   ): Promise<void> {
     if (isDevice(path)) return toDevice(path, content, options);
-    await call("writeFile", [path], toBytes(content, encodingOf(options)));
+    await call("writeFile", [path], toBytes(content, encodingOf(options))).catch((error) => {
+      throw opening(path, content, options, error);
+    });
   },
   async appendFile(
     path: string,
@@ -397,7 +425,9 @@ const workspaceFs = {
     options?: EncodingOption,
   ): Promise<void> {
     if (isDevice(path)) return toDevice(path, content, options);
-    await call("appendFile", [path], toBytes(content, encodingOf(options)));
+    await call("appendFile", [path], toBytes(content, encodingOf(options))).catch((error) => {
+      throw opening(path, content, options, error);
+    });
   },
   async exists(path: string): Promise<boolean> {
     if (isDevice(path)) return true;
@@ -577,6 +607,9 @@ async function runBlock(message: RunMessage): Promise<void> {
   if (MAY_GLOB_DIRS.test(message.script)) bash.registerTransformPlugin(dirGlobsPlugin);
   // Only a block whose text can turn nounset on meets just-bash's `"${NAME:-}"` shortcut (WS-152).
   if (MAY_SET_NOUNSET.test(message.script)) bash.registerTransformPlugin(nounsetDefaultsPlugin);
+  // Every script: a sourced or eval'd one may redirect where the block's text does not (WS-154).
+  // Before the errexit lists, which then exempt the group a part of a list becomes.
+  bash.registerTransformPlugin(redirectFailuresPlugin);
   if (MAY_SET_ERREXIT.test(message.script)) {
     // First, so an assignment after `||` ends with status 0 wherever the lists move it (WS-150).
     bash.registerTransformPlugin(assignmentStatusPlugin);
@@ -592,7 +625,9 @@ async function runBlock(message: RunMessage): Promise<void> {
       // just-bash lets a refused redirection target (`> missing/dir/f`)
       // escape `exec`: that is the command failing, as in bash (exit 1), but
       // it ends the block there (the output before it has streamed).
-      const failed = `bash: ${error.message}\n`;
+      const failed = error instanceof RedirectionRefused
+        ? `${error.message}\n`
+        : `bash: ${error.message}\n`;
       const trapped = await traps.end(bash, undefined, 1, hostWatch).catch(() => undefined);
       if (trapped === undefined) return finish(1, "", failed);
       return finish(trapped.exitCode, trapped.stdout, failed + trapped.stderr);

@@ -202,7 +202,7 @@ Deno.test("worker shell: a redirection into a missing directory fails the comman
   using shell = new WorkerShell(ws);
   const result = await shell.run(request("echo a > nowhere/f").request);
   assert.equal(result.exitCode, 1);
-  assert.match(result.stderr, /^.*"\/nowhere\/f".*\(ENOENT\)\n$/);
+  assert.equal(result.stderr, "bash: /nowhere/f: No such file or directory\n");
   assert.deepEqual(snapshot(ws), []);
   const going = await shell.run(request("echo a > nowhere/f; echo status $?").request);
   assert.deepEqual([going.exitCode, going.stdout], [0, "status 1\n"]);
