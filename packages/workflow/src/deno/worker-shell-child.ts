@@ -43,6 +43,7 @@ import { hdCommand, hexdumpCommand } from "./worker-shell-hexdump.ts";
 import { installCommand } from "./worker-shell-install.ts";
 import { lsCommand } from "./worker-shell-ls.ts";
 import { mkdirCommand } from "./worker-shell-mkdir.ts";
+import { mvCommand } from "./worker-shell-mv.ts";
 import { mktempCommand } from "./worker-shell-mktemp.ts";
 import { odCommand } from "./worker-shell-od.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
@@ -126,6 +127,7 @@ const OWN_COMMANDS = [
   mktempCommand,
   pasteCommand,
   mkdirCommand,
+  mvCommand,
   installCommand,
   truncateCommand,
   sortCommand,

@@ -11,6 +11,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { withDestinationNamed } from "./worker-shell-copy-refusals.ts";
 
 /** `args` with `-a` (alone or in a cluster) and `--archive` spelled as `-R -p`. */
 export function withoutArchive(args: readonly string[]): string[] {
@@ -35,11 +36,15 @@ export function withoutArchive(args: readonly string[]): string[] {
   return result;
 }
 
-/** Worker Shell's `cp`: just-bash's, with `-a` understood (see the module's documentation). */
+/**
+ * Worker Shell's `cp`: just-bash's, with `-a` understood (see the module's
+ * documentation) and a refused destination named (WS-155).
+ */
 export const cpCommand: Command = {
   name: "cp",
   async execute(args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> {
     if (ctx.origCommand === undefined) throw new Error("cp needs just-bash's own cp");
-    return await ctx.origCommand(withoutArchive(args));
+    const rewritten = withoutArchive(args);
+    return await withDestinationNamed("cp", rewritten, ctx, await ctx.origCommand(rewritten));
   },
 };
