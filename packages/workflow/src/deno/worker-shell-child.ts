@@ -34,6 +34,7 @@ import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
+import { awkCommand } from "./worker-shell-awk.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
 import { envCommand } from "./worker-shell-env.ts";
@@ -128,6 +129,7 @@ const OWN_COMMANDS = [
   pasteCommand,
   mkdirCommand,
   mvCommand,
+  awkCommand,
   installCommand,
   truncateCommand,
   sortCommand,

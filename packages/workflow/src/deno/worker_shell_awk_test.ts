@@ -1,0 +1,37 @@
+import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
+
+/**
+ * awk's variables given on its command line and its program read from a
+ * file (WS-156), with what this machine's awk (mawk) and GNU bash 5.2 write
+ * (stdout and stderr together) and the status.
+ */
+const CASES: BashCase[] = [
+  ["echo 'a,b,c' | awk -F, -v OFS=';' '{$1=$1; print}'", "a;b;c\n", 0],
+  ["echo 'a,b,c' | awk -F, -v OFS=';' '{print $1,$2}'", "a;b\n", 0],
+  ["echo 'a b c' | awk -v OFS=- '{$2=\"X\"; print}'", "a-X-c\n", 0],
+  ["echo 'a b c' | awk '{$2=\"X\"; print}' OFS=-", "a-X-c\n", 0],
+  ["echo 'a b' | awk -v ORS=';' '{print $1}'; echo", "a;\n", 0],
+  ["printf 'a:b\\n' | awk -v FS=: '{print $2}'", "b\n", 0],
+  ["printf 'a:b\\n' | awk -vFS=: '{print $2}'", "b\n", 0],
+  ["echo x | awk -vn=3 '{print n+1}'", "4\n", 0],
+  ["printf 'a b\\n' > in; awk '{print $1, x}' x=5 in", "a 5\n", 0],
+  [
+    "printf 'a\\tb\\n' | awk -v 'OFS=\\t' '{$1=$1; print}' | od -c | head -1",
+    "0000000   a  \\t   b  \\n\n",
+    0,
+  ],
+  ["printf '{ print \"p:\" $1 }\\n' > p.awk; echo 'a b' | awk -f p.awk", "p:a\n", 0],
+  [
+    "echo 'a' | awk -f missing.awk; echo \"rc $?\"",
+    "awk: cannot open missing.awk (No such file or directory)\nrc 2\n",
+    0,
+  ],
+  ["echo 'a b' | awk -v x=1 '{print x, $2}'", "1 b\n", 0],
+  ["awk 'BEGIN { printf \"%d\\n\", 3 }'", "3\n", 0],
+  ["echo 'x y' | awk -v OFS=: -F' ' '{print $1, $2}'", "x:y\n", 0],
+  ["echo 'q' | awk -v OFS='\"' '{print $1, $1}'", 'q"q\n', 0],
+];
+
+Deno.test("worker shell: awk reads -v OFS=, -vNAME=, NAME= operands and -f FILE as awk does", async () => {
+  await assertBashCases(CASES, { fresh: true });
+});
