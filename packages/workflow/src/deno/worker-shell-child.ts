@@ -39,6 +39,7 @@ import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
 import { envCommand } from "./worker-shell-env.ts";
 import { envsubstCommand } from "./worker-shell-envsubst.ts";
+import { grepCommand } from "./worker-shell-grep.ts";
 import { headCommand } from "./worker-shell-head.ts";
 import { hdCommand, hexdumpCommand } from "./worker-shell-hexdump.ts";
 import { installCommand } from "./worker-shell-install.ts";
@@ -130,6 +131,7 @@ const OWN_COMMANDS = [
   mkdirCommand,
   mvCommand,
   awkCommand,
+  grepCommand,
   installCommand,
   truncateCommand,
   sortCommand,
