@@ -37,6 +37,7 @@ import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-esc
 import { awkCommand } from "./worker-shell-awk.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
+import { namingFoldersIn } from "./worker-shell-directory-reads.ts";
 import { envCommand } from "./worker-shell-env.ts";
 import { envsubstCommand } from "./worker-shell-envsubst.ts";
 import { grepCommand } from "./worker-shell-grep.ts";
@@ -119,8 +120,11 @@ const COMMANDS = getCommandNames().filter((name) => name !== "sqlite3") as NonNu
   ConstructorParameters<typeof Bash>[0]
 >["commands"];
 
-/** Worker Shell's own commands, over just-bash's of the same name or where it has none. */
-const OWN_COMMANDS = [
+/**
+ * Worker Shell's own commands, over just-bash's of the same name or where it
+ * has none; those that read files name a folder as GNU's do (WS-158).
+ */
+const OWN_COMMANDS = namingFoldersIn([
   xargsCommand,
   realpathCommand,
   cpCommand,
@@ -149,7 +153,7 @@ const OWN_COMMANDS = [
   sha224sumCommand,
   sha384sumCommand,
   sha512sumCommand,
-];
+]);
 
 /** The name of every command a block can run without the Workspace holding it. */
 const COMMAND_NAMES: ReadonlySet<string> = new Set([
