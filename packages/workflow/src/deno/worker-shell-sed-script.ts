@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { CASE_END, caseMarker } from "./worker-shell-sed-case.ts";
 
 /** What a script holds that only GNU's reading gives: an `a` with no text at all (`$a\`). */
 export interface SedScript {
@@ -37,6 +38,8 @@ export interface SedScript {
    * only effect is GNU's newline at the end of an input that lacked one.
    */
   endsWithNewline: boolean;
+  /** Whether a replacement converts case (`\U`, `\L`, `\u`, `\l`, `\E`), written as markers (WS-159). */
+  convertsCase: boolean;
 }
 
 /** Escapes GNU's text of `a`, `i` and `c` turns into characters. */
@@ -77,6 +80,7 @@ class Reader {
   index = 0;
   out = "";
   endsWithNewline = false;
+  convertsCase = false;
 
   constructor(readonly script: string) {}
 
@@ -149,6 +153,7 @@ class Reader {
 
   /** The substitution's replacement and flags, after its pattern. */
   replacement(delimiter: string): void {
+    let converts = false;
     while (!this.done) {
       const char = this.peek();
       if (char === "\\" && this.peek(1) === "\\") {
@@ -157,10 +162,19 @@ class Reader {
         this.index += 2;
         continue;
       }
+      const marker = char === "\\" ? caseMarker(this.peek(1)) : undefined;
+      if (marker !== undefined) {
+        // A case conversion, which just-bash's sed does not make: a marker it copies (WS-159).
+        this.out += marker;
+        this.index += 2;
+        converts = this.convertsCase = true;
+        continue;
+      }
       if (char === "\\") {
         this.copy(2);
         continue;
       }
+      if (char === delimiter && converts) this.out += CASE_END;
       this.copy();
       if (char === delimiter) break;
     }
@@ -273,7 +287,11 @@ class Reader {
 export function sedScriptForJustBash(script: string): SedScript {
   const reader = new Reader(script);
   reader.read();
-  return { script: reader.out, endsWithNewline: reader.endsWithNewline };
+  return {
+    script: reader.out,
+    endsWithNewline: reader.endsWithNewline,
+    convertsCase: reader.convertsCase,
+  };
 }
 
 /** Short options of GNU sed that take a value (joined or in the next argument). */
@@ -287,7 +305,7 @@ const VALUED = new Set(["e", "f", "l"]);
  */
 export function sedArgsForJustBash(
   args: readonly string[],
-): { args: string[]; endsWithNewline: boolean } {
+): { args: string[]; endsWithNewline: boolean; convertsCase: boolean } {
   const pieces: string[] = [];
   const kept: (string | null)[] = [];
   let operand = -1;
@@ -338,7 +356,7 @@ export function sedArgsForJustBash(
     if (flag === "f") fromFile = true;
     kept.push(arg.slice(0, at + 1), value);
   }
-  const unchanged = { args: [...args], endsWithNewline: false };
+  const unchanged = { args: [...args], endsWithNewline: false, convertsCase: false };
   if (fromFile) return unchanged;
   if (pieces.length === 0) {
     // Without -e the first operand is the script.
@@ -347,7 +365,11 @@ export function sedArgsForJustBash(
     if (read.script === kept[operand] && !read.endsWithNewline) return unchanged;
     const spelled = [...kept] as string[];
     spelled[operand] = read.script;
-    return { args: spelled, endsWithNewline: read.endsWithNewline };
+    return {
+      args: spelled,
+      endsWithNewline: read.endsWithNewline,
+      convertsCase: read.convertsCase,
+    };
   }
   const joined = pieces.join("\n");
   const read = sedScriptForJustBash(joined);
@@ -355,5 +377,6 @@ export function sedArgsForJustBash(
   return {
     args: kept.flatMap((arg) => arg === null ? ["-e", read.script] : [arg]),
     endsWithNewline: read.endsWithNewline,
+    convertsCase: read.convertsCase,
   };
 }

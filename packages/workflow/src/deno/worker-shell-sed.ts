@@ -20,6 +20,11 @@
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
 import { sedArgsForJustBash } from "./worker-shell-sed-script.ts";
+import {
+  convertCase,
+  convertCaseInBytes,
+  convertCaseInByteString,
+} from "./worker-shell-sed-case.ts";
 
 /** Short options of GNU sed that take a value (joined or in the next argument). */
 const VALUED = new Set(["e", "f", "l"]);
@@ -116,7 +121,8 @@ export const sedCommand: Command = {
   async execute(args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> {
     const spelled = sedArgsForJustBash(args);
     const inPlace = inPlaceOf(spelled.args);
-    const result = await inPlaceSed(spelled.args, inPlace, ctx);
+    const ran = await inPlaceSed(spelled.args, inPlace, ctx);
+    const result = spelled.convertsCase ? await caseConverted(ran, inPlace, ctx) : ran;
     if (!spelled.endsWithNewline) return result;
     // `$a\`: GNU ends an input that lacked it with a newline.
     if (inPlace === undefined) {
@@ -138,6 +144,22 @@ export const sedCommand: Command = {
     return result;
   },
 };
+
+/** `result` and each file edited in place with their case conversions made (WS-159). */
+async function caseConverted(
+  result: ExecResult,
+  inPlace: InPlace | undefined,
+  ctx: ResolvedCommandContext,
+): Promise<ExecResult> {
+  for (const file of inPlace?.files ?? []) {
+    const path = ctx.fs.resolvePath(ctx.cwd, file);
+    const content = await ctx.fs.readFileBuffer(path).catch(() => undefined);
+    if (content === undefined) continue;
+    const converted = convertCaseInBytes(content);
+    if (converted !== content) await ctx.fs.writeFile(path, converted);
+  }
+  return { ...result, stdout: convertCaseInByteString(convertCase(result.stdout)) };
+}
 
 async function inPlaceSed(
   args: string[],

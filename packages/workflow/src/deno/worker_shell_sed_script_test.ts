@@ -26,7 +26,11 @@ Deno.test("WS-138: a script with no a, i or c text and no escaped backslash in a
     "b end;s/a/b/;:end",
   ];
   for (const script of scripts) {
-    assert.deepEqual(sedScriptForJustBash(script), { script, endsWithNewline: false }, script);
+    assert.deepEqual(sedScriptForJustBash(script), {
+      script,
+      endsWithNewline: false,
+      convertsCase: false,
+    }, script);
   }
 });
 
@@ -49,7 +53,7 @@ Deno.test("WS-138: texts and escaped backslashes are spelled as just-bash reads 
   for (const [script, spelled, ends] of cases) {
     assert.deepEqual(
       sedScriptForJustBash(script),
-      { script: spelled, endsWithNewline: ends },
+      { script: spelled, endsWithNewline: ends, convertsCase: false },
       script,
     );
   }
@@ -61,16 +65,23 @@ Deno.test("WS-138: every -e is joined as GNU joins them, and a script from a fil
     {
       args: ["-n", "-e", String.raw`s/"/\\\\"/` + "\n1i\\\nhdr", "f"],
       endsWithNewline: false,
+      convertsCase: false,
     },
   );
   assert.deepEqual(sedArgsForJustBash(["-i", "$a\\", "f"]), {
     args: ["-i", "${}", "f"],
     endsWithNewline: true,
+    convertsCase: false,
   });
   const unchanged = ["-f", "script.sed", "-e", String.raw`1i\x`, "f"];
-  assert.deepEqual(sedArgsForJustBash(unchanged), { args: unchanged, endsWithNewline: false });
+  assert.deepEqual(sedArgsForJustBash(unchanged), {
+    args: unchanged,
+    endsWithNewline: false,
+    convertsCase: false,
+  });
   assert.deepEqual(sedArgsForJustBash(["-n", "p", "f"]), {
     args: ["-n", "p", "f"],
     endsWithNewline: false,
+    convertsCase: false,
   });
 });
