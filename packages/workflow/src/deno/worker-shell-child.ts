@@ -36,6 +36,7 @@ import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { awkCommand } from "./worker-shell-awk.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
+import { dateCommand } from "./worker-shell-date.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
 import { namingFoldersIn } from "./worker-shell-directory-reads.ts";
 import { envCommand } from "./worker-shell-env.ts";
@@ -136,6 +137,7 @@ const OWN_COMMANDS = namingFoldersIn([
   mvCommand,
   awkCommand,
   grepCommand,
+  dateCommand,
   installCommand,
   truncateCommand,
   sortCommand,
