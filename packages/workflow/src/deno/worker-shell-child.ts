@@ -53,6 +53,7 @@ import { odCommand } from "./worker-shell-od.ts";
 import { pasteCommand } from "./worker-shell-paste.ts";
 import { realpathCommand } from "./worker-shell-realpath.ts";
 import { sedCommand } from "./worker-shell-sed.ts";
+import { seqCommand } from "./worker-shell-seq.ts";
 import { sha224sumCommand, sha384sumCommand, sha512sumCommand } from "./worker-shell-shasum.ts";
 import { sortCommand } from "./worker-shell-sort.ts";
 import { trCommand } from "./worker-shell-tr.ts";
@@ -138,6 +139,7 @@ const OWN_COMMANDS = namingFoldersIn([
   awkCommand,
   grepCommand,
   dateCommand,
+  seqCommand,
   installCommand,
   truncateCommand,
   sortCommand,
