@@ -273,7 +273,17 @@ let dirs: PathDirs | undefined;
 /** How many requests that may change the Workspace were sent. */
 let changes = 0;
 
+/**
+ * What the host last answered to a `stat` that `exists` asked, until the
+ * next request of any kind: just-bash checks a redirection's target with
+ * `exists` then `stat` of the same path (WS-162), which so cost one round
+ * trip, not two. Sound because nothing but this process's requests changes
+ * the Workspace while its block runs, and any request ends it.
+ */
+let lastStat: { path: string; stat: Stat } | undefined;
+
 function call(op: FsOp, args: (string | number | boolean)[], content?: Uint8Array) {
+  lastStat = undefined;
   const id = nextId++;
   const change = MUTATING_FS_OPS.has(op) ? ++changes : undefined;
   if (change !== undefined) dirs = undefined;
@@ -445,13 +455,26 @@ const workspaceFs = {
   },
   async exists(path: string): Promise<boolean> {
     if (isDevice(path)) return true;
-    const known = knownExists(path) ?? await call("exists", [path]) as boolean;
-    return known || commandStandsAt(path);
+    const known = knownExists(path);
+    if (known !== undefined) return known || commandStandsAt(path);
+    // Asked as a `stat`, kept for a `stat` of the same path right after (WS-162).
+    let stat: Stat;
+    try {
+      stat = await call("stat", [path]) as Stat;
+    } catch (error) {
+      if (error instanceof PosixError) return commandStandsAt(path);
+      throw error;
+    }
+    lastStat = { path, stat };
+    return true;
   },
   async stat(path: string) {
     if (isDevice(path)) return fsStat(DEV_NULL_STAT);
     const refusal = knownRefusal(path);
     if (refusal) throw refusal;
+    const kept = lastStat?.path === path ? lastStat.stat : undefined;
+    lastStat = undefined;
+    if (kept) return fsStat(kept);
     return await statOf("stat", path);
   },
   async lstat(path: string) {

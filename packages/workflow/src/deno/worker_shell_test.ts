@@ -1098,3 +1098,32 @@ Deno.test("WS-147: ls -p marks folders with / and --color=never changes nothing,
   const gnu = "a\n./\n../\na\nb/\nb:\nc/\n\nb/c:\n-rw-r--r-- a\ndrwxr-xr-x b/\na\nb/\n";
   assert.deepEqual(await outcome(shell, script), { exitCode: 0, stdout: gnu, stderr: "" });
 });
+
+Deno.test("worker shell: a redirection onto a file that exists asks the Workspace three times (WS-162)", async () => {
+  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
+  seam.transaction(() => Workspace.initialize(seam));
+  let requests = 0;
+  const ws = new Workspace({
+    exec: (sql, ...params) => seam.exec(sql, ...params),
+    transaction: (fn) => {
+      requests++;
+      return seam.transaction(fn);
+    },
+  });
+  using shell = new WorkerShell(ws);
+  const run = async (script: string) => {
+    requests = 0;
+    const { exitCode, stdout, stderr } = await shell.run(request(script).request);
+    return { exitCode, stdout, stderr, requests };
+  };
+  assert.deepEqual(await run("echo a > f"), { exitCode: 0, stdout: "", stderr: "", requests: 3 });
+  // Is f there (its stat, which just-bash's check of a folder then reads), truncate it, write it.
+  assert.deepEqual(await run("echo b > f"), { exitCode: 0, stdout: "", stderr: "", requests: 3 });
+  // A folder there is still refused, and a stat asked after any other request asks again.
+  assert.deepEqual(await run("mkdir d; echo c > d; [ -d d ] && cat f"), {
+    exitCode: 0,
+    stdout: "b\n",
+    stderr: "bash: d: Is a directory\n",
+    requests: 4,
+  });
+});
