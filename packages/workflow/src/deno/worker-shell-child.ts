@@ -57,6 +57,7 @@ import { seqCommand } from "./worker-shell-seq.ts";
 import { sha224sumCommand, sha384sumCommand, sha512sumCommand } from "./worker-shell-shasum.ts";
 import { sortCommand } from "./worker-shell-sort.ts";
 import { trCommand } from "./worker-shell-tr.ts";
+import { creationMode, resetUmask, umaskCommand } from "./worker-shell-umask.ts";
 import { truncateCommand } from "./worker-shell-truncate.ts";
 import { uniqCommand } from "./worker-shell-uniq.ts";
 import { BlockTraps } from "./worker-shell-trap.ts";
@@ -140,6 +141,7 @@ const OWN_COMMANDS = namingFoldersIn([
   grepCommand,
   dateCommand,
   seqCommand,
+  umaskCommand,
   installCommand,
   truncateCommand,
   sortCommand,
@@ -249,6 +251,12 @@ class RedirectionRefused extends PosixError {
   constructor(path: string, refusal: PosixError) {
     super(refusal.code, `bash: ${path}: ${refusalWords(refusal)}`);
   }
+}
+
+/** A creating request's path, and the mode `umask` gives what it creates when not 022 (WS-163). */
+function created(path: string, kind: "file" | "dir"): (string | number)[] {
+  const mode = creationMode(kind);
+  return mode === undefined ? [path] : [path, mode];
 }
 
 /** `error`, in bash's words when it refused the opening write of a redirection. */
@@ -439,9 +447,11 @@ const workspaceFs = {
     options?: EncodingOption,
   ): Promise<void> {
     if (isDevice(path)) return toDevice(path, content, options);
-    await call("writeFile", [path], toBytes(content, encodingOf(options))).catch((error) => {
-      throw opening(path, content, options, error);
-    });
+    await call("writeFile", created(path, "file"), toBytes(content, encodingOf(options))).catch(
+      (error) => {
+        throw opening(path, content, options, error);
+      },
+    );
   },
   async appendFile(
     path: string,
@@ -449,9 +459,11 @@ const workspaceFs = {
     options?: EncodingOption,
   ): Promise<void> {
     if (isDevice(path)) return toDevice(path, content, options);
-    await call("appendFile", [path], toBytes(content, encodingOf(options))).catch((error) => {
-      throw opening(path, content, options, error);
-    });
+    await call("appendFile", created(path, "file"), toBytes(content, encodingOf(options))).catch(
+      (error) => {
+        throw opening(path, content, options, error);
+      },
+    );
   },
   async exists(path: string): Promise<boolean> {
     if (isDevice(path)) return true;
@@ -484,7 +496,8 @@ const workspaceFs = {
     return await statOf("lstat", path);
   },
   async mkdir(path: string, options?: { recursive?: boolean }): Promise<void> {
-    await call("mkdir", [path, options?.recursive ?? false]);
+    const mode = creationMode("dir");
+    await call("mkdir", [path, options?.recursive ?? false, ...(mode === undefined ? [] : [mode])]);
   },
   async readdir(path: string): Promise<string[]> {
     return await call("readdir", [path]) as string[];
@@ -601,6 +614,7 @@ function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void 
 
 async function runBlock(message: RunMessage): Promise<void> {
   await warmed;
+  resetUmask();
   token = message.token;
   dirs = message.dirs;
   output = { stdout: new OutputDecoder(), stderr: new OutputDecoder() };

@@ -13,7 +13,8 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
-import { applyMode, UMASK } from "./worker-shell-mode.ts";
+import { applyMode } from "./worker-shell-mode.ts";
+import { currentUmask } from "./worker-shell-umask.ts";
 
 /** `args` with the mode taken out, the mode, and the operands; undefined without `-m`. */
 export function withoutMode(
@@ -62,7 +63,7 @@ export const mkdirCommand: Command = {
     if (ctx.origCommand === undefined) throw new Error("mkdir needs just-bash's own mkdir");
     const parsed = withoutMode(args);
     if (parsed === undefined) return await ctx.origCommand(args);
-    const mode = applyMode(parsed.mode, 0o777, true, UMASK);
+    const mode = applyMode(parsed.mode, 0o777, true, currentUmask());
     if (mode === undefined) {
       return { stdout: "", stderr: `mkdir: invalid mode ‘${parsed.mode}’\n`, exitCode: 1 };
     }

@@ -385,19 +385,28 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
       }
       return value;
     };
+    // The mode of what a request creates, when the interpreter's umask is not 022 (WS-163).
+    const creating = (index: number): { mode?: number } => {
+      const value = args[index];
+      if (value === undefined) return {};
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 0o777) {
+        throw new FileSystemError("EINVAL", "?", "Cannot create with a mode out of range (EINVAL)");
+      }
+      return { mode: value };
+    };
     return ws.sql.transaction(() => {
       switch (op) {
         case "readFile":
           return ws.readFile(path(0));
         case "writeFile":
-          return ws.writeFile(path(0), content);
+          return ws.writeFile(path(0), content, creating(1));
         case "appendFile": {
           const existing = ws.exists(path(0)) ? ws.readFile(path(0)) : new Uint8Array();
           const added = content;
           const joined = new Uint8Array(existing.length + added.length);
           joined.set(existing);
           joined.set(added, existing.length);
-          return ws.writeFile(path(0), joined);
+          return ws.writeFile(path(0), joined, creating(1));
         }
         case "exists":
           return ws.exists(path(0));
@@ -406,7 +415,7 @@ export class WorkerShell implements ShellProvider, Disposable, AsyncDisposable {
         case "lstat":
           return ws.lstat(path(0));
         case "mkdir":
-          return ws.mkdir(path(0), { recursive: args[1] === true });
+          return ws.mkdir(path(0), { recursive: args[1] === true, ...creating(2) });
         case "readdir":
           return ws.readdir(path(0));
         case "readdirTypes":
