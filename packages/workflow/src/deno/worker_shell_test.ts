@@ -871,7 +871,12 @@ Deno.test("worker shell: a command in the Workspace's /usr/bin or /bin runs as s
   assert.equal(bin.exitCode, 5);
 });
 
-Deno.test("worker shell: commands run without asking the Workspace while it has no /usr/bin or /bin", async () => {
+/**
+ * A Worker Shell over an empty Workspace that counts the Workspace's
+ * transactions (one a request of the interpreter); `run` gives a script's
+ * result with the count of its own.
+ */
+function countingShell() {
   const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
   seam.transaction(() => Workspace.initialize(seam));
   let requests = 0;
@@ -882,12 +887,21 @@ Deno.test("worker shell: commands run without asking the Workspace while it has 
       return seam.transaction(fn);
     },
   });
-  using shell = new WorkerShell(ws);
-  const run = async (script: string) => {
-    requests = 0;
-    const { exitCode, stdout, stderr } = await shell.run(request(script).request);
-    return { exitCode, stdout, stderr, requests };
+  const shell = new WorkerShell(ws);
+  return {
+    ws,
+    async run(script: string) {
+      requests = 0;
+      const { exitCode, stdout, stderr } = await shell.run(request(script).request);
+      return { exitCode, stdout, stderr, requests };
+    },
+    [Symbol.dispose]: () => shell[Symbol.dispose](),
   };
+}
+
+Deno.test("worker shell: commands run without asking the Workspace while it has no /usr/bin or /bin", async () => {
+  using counted = countingShell();
+  const { ws, run } = counted;
   assert.deepEqual(
     await run(
       'echo "$(basename /a/b) $((6 * 7))" > f; cat f; printf x | wc -c; for i in 1 2; do basename /c/d; done',
@@ -1100,22 +1114,8 @@ Deno.test("WS-147: ls -p marks folders with / and --color=never changes nothing,
 });
 
 Deno.test("worker shell: a redirection onto a file that exists asks the Workspace three times (WS-162)", async () => {
-  const seam = new NodeSqliteSeam(new DatabaseSync(":memory:"));
-  seam.transaction(() => Workspace.initialize(seam));
-  let requests = 0;
-  const ws = new Workspace({
-    exec: (sql, ...params) => seam.exec(sql, ...params),
-    transaction: (fn) => {
-      requests++;
-      return seam.transaction(fn);
-    },
-  });
-  using shell = new WorkerShell(ws);
-  const run = async (script: string) => {
-    requests = 0;
-    const { exitCode, stdout, stderr } = await shell.run(request(script).request);
-    return { exitCode, stdout, stderr, requests };
-  };
+  using counted = countingShell();
+  const { run } = counted;
   assert.deepEqual(await run("echo a > f"), { exitCode: 0, stdout: "", stderr: "", requests: 3 });
   // Is f there (its stat, which just-bash's check of a folder then reads), truncate it, write it.
   assert.deepEqual(await run("echo b > f"), { exitCode: 0, stdout: "", stderr: "", requests: 3 });
