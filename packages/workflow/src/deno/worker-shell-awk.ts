@@ -25,6 +25,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { fieldPowers } from "./worker-shell-awk-powers.ts";
 
 /** The variables awk itself reads, which just-bash reads only when a program assigns them. */
 const SPECIAL: ReadonlySet<string> = new Set([
@@ -153,7 +154,7 @@ export const awkCommand: Command = {
   async execute(args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> {
     if (ctx.origCommand === undefined) throw new Error("awk needs just-bash's own awk");
     const line = readAwkLine(args);
-    if (line === undefined || !line.changed) return await ctx.origCommand(args);
+    if (line === undefined) return await ctx.origCommand(args);
     const [first, ...files] = line.operands;
     let program = first;
     let operands = files;
@@ -163,9 +164,12 @@ export const awkCommand: Command = {
       program = text;
       operands = line.operands;
     }
+    // A field raised to a power, which just-bash's awk read as the field of the power (WS-164).
+    const read = fieldPowers(program);
+    if (!line.changed && read === program) return await ctx.origCommand(args);
     return await ctx.origCommand([
       ...line.options,
-      withSpecials(program, line.special),
+      withSpecials(read, line.special),
       ...operands,
     ]);
   },

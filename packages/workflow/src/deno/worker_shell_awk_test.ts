@@ -1,4 +1,6 @@
+import assert from "node:assert/strict";
 import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
+import { fieldPowers } from "./worker-shell-awk-powers.ts";
 
 /**
  * awk's variables given on its command line and its program read from a
@@ -34,4 +36,31 @@ const CASES: BashCase[] = [
 
 Deno.test("worker shell: awk reads -v OFS=, -vNAME=, NAME= operands and -f FILE as awk does", async () => {
   await assertBashCases(CASES, { fresh: true });
+});
+
+/** A field raised to a power (WS-164), with what this machine's awk (mawk) writes. */
+const POWERS: BashCase[] = [
+  ["echo \"2 3\" | awk '{print $1^2, $NF^2, $(1)^3, 2^$1, -$1^2, $1 ^ 2}'", "4 9 8 4 -4 4\n", 0],
+  ["echo \"2 3\" | awk '{x=$1; print x^2, $1*$2, $1+$2^2}'", "4 6 11\n", 0],
+  ['echo "2 3" | awk \'{print "$1^2", $1 "^" $2}\'', "$1^2 2^3\n", 0],
+  ["echo \"2 3\" | awk '/^2/ {print $2^2}'", "9\n", 0],
+  ["echo \"2 3\" | awk '{i=2; print $i^2; a[1]=1; print $a[1]^2}'", "9\n4\n", 0],
+  ["echo \"2 3\" | awk '{$1^=3; print $1}'", "8\n", 0],
+  ["echo \"8 2\" | awk '{print $1/$2^2}'", "2\n", 0],
+  ["echo \"2 3\" | awk '{ # comment $1^2\nprint $1^2 }'", "4\n", 0],
+  ['echo "4 3" | awk \'$1^2 > 10 {print "big"}\'', "big\n", 0],
+  ["echo \"2 3\" | awk '{print $1^$2}'", "8\n", 0],
+];
+
+Deno.test("worker shell: awk raises a field to a power as awk does ($1^2 is the field squared)", async () => {
+  await assertBashCases(POWERS);
+});
+
+Deno.test("worker shell: a power's field is put in parentheses, and nothing in a string, regex or comment", () => {
+  assert.equal(
+    fieldPowers("{ print $1^2, $NF ** 2, $(i+1)^3, $a[1]^2 }"),
+    "{ print ($1)^2, ($NF) ** 2, ($(i+1))^3, ($a[1])^2 }",
+  );
+  const untouched = '{ print "$1^2" } /\\$1^/ { $1 ^= 2 } # $1^2\n{ print $1, 2^$1 }';
+  assert.equal(fieldPowers(untouched), untouched);
 });
