@@ -28,7 +28,7 @@ import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
 import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
-import { makeUnboundVariablesFatal, MEET_UNBOUND_AND_EXIT } from "./worker-shell-unbound-fatal.ts";
+import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-errors.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
@@ -192,12 +192,12 @@ const UNGUARDED = { defenseInDepth: false } as const;
  * creates the run (WF-191). A block waits for it, so no block ever shares the
  * process with it, and it leaves what any earlier block leaves: just-bash's
  * loaded modules, never a file, a variable or output. It also meets an
- * unbound variable and an `exit` once, which lets an unbound variable end
- * the shell as in bash (WS-153).
+ * unbound variable, an arithmetic error and an `exit` once, which lets the
+ * first two end the shell as in bash (WS-153, WS-165).
  */
-const warmed: Promise<void> = makeUnboundVariablesFatal(() =>
+const warmed: Promise<void> = makeShellErrorsFatal(() =>
   new Bash({ commands: COMMANDS, ...UNGUARDED })
-    .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_UNBOUND_AND_EXIT}`)
+    .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_FATAL_ERRORS}`)
 ).then(() => {}, () => {});
 
 /**

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
-import { makeUnboundVariablesFatal } from "./worker-shell-unbound-fatal.ts";
+import { makeShellErrorsFatal } from "./worker-shell-fatal-errors.ts";
 
 /**
  * An unbound variable under `set -u` ends the shell (WS-153), with what GNU
@@ -94,11 +94,86 @@ Deno.test("worker shell: without set -e, an unbound variable ends the block with
   ]);
 });
 
-Deno.test("worker shell: the unbound-variable capture changes nothing when it meets no such errors", async () => {
+/**
+ * An arithmetic error in an expansion ends the shell (WS-165), with GNU
+ * bash 5.2's control flow and status. bash's messages also name the
+ * expression and the error token (`bash: line 1: 6 / i: division by 0
+ * (error token is "i")`); Worker Shell's are just-bash's own.
+ */
+const ARITHMETIC_ENDS_THE_BLOCK: BashCase[] = [
+  ["x=$((7/0)); echo after", "bash: division by 0\n", 1],
+  [
+    "echo start; echo $((1 + )); echo after",
+    'start\nbash: syntax error: operand expected (error token is "+")\n',
+    1,
+  ],
+  [
+    "set -e; for i in 3 2 1 0; do echo $((6 / i)); done; echo after",
+    "2\n3\n6\nbash: division by 0\n",
+    1,
+  ],
+  // just-bash's own behaviour printed here until the block's time was up: `break` was never reached.
+  ["while true; do echo $((1/0)); break; done; echo after", "bash: division by 0\n", 1],
+  ["f() { echo in; y=$((1/0)); echo still; }; f; echo after", "in\nbash: division by 0\n", 1],
+  ["x=$((1/0)) || echo handled; echo after", "bash: division by 0\n", 1],
+  ["true && echo $((1/0)) || echo fallback; echo after", "bash: division by 0\n", 1],
+  ["case $((1/0)) in *) echo c;; esac; echo after", "bash: division by 0\n", 1],
+  ["if [ $((1/0)) ]; then :; fi; echo after", "bash: division by 0\n", 1],
+  ["trap 'echo trapped' EXIT; echo $((1/0)); echo after", "bash: division by 0\ntrapped\n", 1],
+  ["echo $((08)); echo after", "bash: value too great for base\n", 1],
+  ["echo $((2**-1)); echo after", "bash: exponent less than 0\n", 1],
+  [
+    "a=(1 2 3); echo ${a[@]: -1:-2}; echo after",
+    "bash: a[@]: substring expression < 0\n",
+    1,
+  ],
+];
+
+/** Where bash ends only the subshell, substitution or pipeline part, or the error is a command's status. */
+const ARITHMETIC_ENDS_LESS: BashCase[] = [
+  ['( y=$((1/0)); echo still ); echo "after $?"', "bash: division by 0\nafter 1\n", 0],
+  [
+    'z=$(echo $((1/0)); echo in); echo "after $? [$z]"',
+    "bash: division by 0\nafter 1 []\n",
+    0,
+  ],
+  [
+    'echo $((1 + )) | cat; echo "after $?"',
+    'bash: syntax error: operand expected (error token is "+")\nafter 0\n',
+    0,
+  ],
+  ['(( 1/0 )); echo "after $?"', "bash: arithmetic expression: division by 0\nafter 1\n", 0],
+  [
+    "set -e; (( 1/0 )) || true; echo after",
+    "bash: arithmetic expression: division by 0\nafter\n",
+    0,
+  ],
+  [
+    'if (( 7/0 )); then echo yes; fi; echo "after $?"',
+    "bash: arithmetic expression: division by 0\nafter 0\n",
+    0,
+  ],
+  ['let 1/0; echo "after $?"', "bash: let: 1/0: division by 0\nafter 1\n", 0],
+  ['echo $((6 / 3)) $((7 % 4)); echo "after $?"', "2 3\nafter 0\n", 0],
+];
+
+Deno.test("worker shell: an arithmetic error in an expansion ends the block, as in bash", async () => {
+  await assertBashCases([...ARITHMETIC_ENDS_THE_BLOCK, ...ARITHMETIC_ENDS_LESS]);
+});
+
+Deno.test("worker shell: a block ended by an arithmetic error changes nothing after it", async () => {
+  await assertBashCases([
+    ['touch kept; n=0; avg=$(( 10 / n )); rm kept; echo "avg $avg"', "bash: division by 0\n", 1],
+    // The command after the error never ran.
+    ["ls", "kept\n", 0],
+  ]);
+});
+
+Deno.test("worker shell: the fatal-error capture changes nothing when it meets no such errors", async () => {
   const before = Object.getOwnPropertyDescriptor(Error, Symbol.hasInstance);
-  assert.equal(await makeUnboundVariablesFatal(() => Promise.resolve()), false);
+  assert.deepEqual(await makeShellErrorsFatal(() => Promise.resolve()), []);
   assert.equal(
-    await makeUnboundVariablesFatal(() => Promise.reject(new Error("x"))).catch(() => "rejected"),
+    await makeShellErrorsFatal(() => Promise.reject(new Error("x"))).catch(() => "rejected"),
     "rejected",
   );
   // The watch is gone either way, and instanceof answers as before.
