@@ -30,6 +30,7 @@ import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-d
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-errors.ts";
 import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
+import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
@@ -658,6 +659,9 @@ async function runBlock(message: RunMessage): Promise<void> {
   if (MAY_GLOB_DIRS.test(message.script)) bash.registerTransformPlugin(dirGlobsPlugin);
   // Only a block whose text can turn nounset on meets just-bash's `"${NAME:-}"` shortcut (WS-152).
   if (MAY_SET_NOUNSET.test(message.script)) bash.registerTransformPlugin(nounsetDefaultsPlugin);
+  // Every script: a compound command sending stdout and stderr to one place keeps their order
+  // (WS-166).
+  bash.registerTransformPlugin(mergedStreamsPlugin);
   // Every script: a sourced or eval'd one may redirect where the block's text does not (WS-154).
   // Before the errexit lists, which then exempt the group a part of a list becomes.
   bash.registerTransformPlugin(redirectFailuresPlugin);
