@@ -29,7 +29,7 @@ import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-errors.ts";
-import { streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
+import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
@@ -670,7 +670,8 @@ async function runBlock(message: RunMessage): Promise<void> {
     bash.registerTransformPlugin(assignmentStatusPlugin);
     bash.registerTransformPlugin(errexitListsPlugin);
   }
-  bash.registerTransformPlugin(streamingPlugin());
+  // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
+  bash.registerTransformPlugin(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
   try {
     const result = await bash.exec(message.script, { signal: hostWatch });
     const trapped = await traps.end(bash, result, result.exitCode, hostWatch);

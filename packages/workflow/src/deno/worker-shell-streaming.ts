@@ -55,14 +55,13 @@ function appendTo(fd: 1 | 2, path: string): Redirection {
   };
 }
 
-/** `{ body; } >>STDOUT 2>>STDERR`, as one statement. */
-function redirected(body: StatementNode[], line: number | undefined): StatementNode {
-  const group: Group = {
-    type: "Group",
-    line,
-    body,
-    redirections: [appendTo(1, STREAM_DEVICES.stdout), appendTo(2, STREAM_DEVICES.stderr)],
-  };
+/** A group of `body` with `redirections`, as one statement. */
+function groupStatement(
+  body: StatementNode[],
+  redirections: Redirection[],
+  line: number | undefined,
+): StatementNode {
+  const group: Group = { type: "Group", line, body, redirections };
   return {
     type: "Statement",
     line,
@@ -71,6 +70,25 @@ function redirected(body: StatementNode[], line: number | undefined): StatementN
     background: false,
   };
 }
+
+/** How a statement run once (or a loop's iteration) is wrapped. */
+type Wrap = (body: StatementNode[], line: number | undefined) => StatementNode;
+
+/** `{ body; } >>STDOUT 2>>STDERR`: just-bash writes the group's stdout, then its stderr. */
+const stdoutFirst: Wrap = (body, line) =>
+  groupStatement(
+    body,
+    [appendTo(1, STREAM_DEVICES.stdout), appendTo(2, STREAM_DEVICES.stderr)],
+    line,
+  );
+
+/** `{ { body; } 2>>STDERR; } >>STDOUT`: the inner group's stderr is written when it ends, first. */
+const stderrFirst: Wrap = (body, line) =>
+  groupStatement(
+    [groupStatement(body, [appendTo(2, STREAM_DEVICES.stderr)], line)],
+    [appendTo(1, STREAM_DEVICES.stdout)],
+    line,
+  );
 
 /** The one compound command a statement consists of, when its body may be entered. */
 function enterable(statement: StatementNode): CommandNode | undefined {
@@ -97,63 +115,78 @@ function isLoop(command: CommandNode): command is Loop {
  * whatever the body holds), an `if`, `case` or group's after each of its
  * statements.
  */
-function enter(command: CommandNode): void {
+function enter(command: CommandNode, wrap: Wrap): void {
   if (isLoop(command)) {
     // A condition's output comes before its iteration's: it streams before the body runs.
     if (command.type === "While" || command.type === "Until") {
-      command.condition = command.condition.map(stream);
+      command.condition = command.condition.map((statement) => stream(statement, wrap));
     }
-    command.body = [redirected(command.body.map(enterLoops), command.line)];
+    command.body = [
+      wrap(command.body.map((statement) => enterLoops(statement, wrap)), command.line),
+    ];
     return;
   }
   switch (command.type) {
     case "Group":
-      command.body = command.body.map(stream);
+      command.body = command.body.map((statement) => stream(statement, wrap));
       return;
     case "If":
       // A condition streams too: its output would otherwise arrive with the `if`'s result,
       // after the output its chosen body had already streamed.
       for (const clause of command.clauses) {
-        clause.condition = clause.condition.map(stream);
-        clause.body = clause.body.map(stream);
+        clause.condition = clause.condition.map((statement) => stream(statement, wrap));
+        clause.body = clause.body.map((statement) => stream(statement, wrap));
       }
-      if (command.elseBody) command.elseBody = command.elseBody.map(stream);
+      if (command.elseBody) {
+        command.elseBody = command.elseBody.map((statement) => stream(statement, wrap));
+      }
       return;
     case "Case":
-      for (const item of command.items) item.body = item.body.map(stream);
+      for (const item of command.items) {
+        item.body = item.body.map((statement) => stream(statement, wrap));
+      }
       return;
   }
 }
 
 /** Inside an iteration, only a nested loop is entered (its iterations stream too). */
-function enterLoops(statement: StatementNode): StatementNode {
+function enterLoops(statement: StatementNode, wrap: Wrap): StatementNode {
   const command = enterable(statement);
-  if (command && isLoop(command)) enter(command);
+  if (command && isLoop(command)) enter(command, wrap);
   return statement;
 }
 
 /** A statement run once: entered if it can be, then wrapped. */
-function stream(statement: StatementNode): StatementNode {
+function stream(statement: StatementNode, wrap: Wrap): StatementNode {
   if (statement.deferredError) return statement;
   // just-bash runs a background statement to its end before the next: its output streams then.
-  if (statement.background) return redirected([statement], statement.line);
+  if (statement.background) return wrap([statement], statement.line);
   const command = enterable(statement);
-  if (command) enter(command);
-  return redirected([statement], statement.line);
+  if (command) enter(command, wrap);
+  return wrap([statement], statement.line);
 }
+
+/** A block whose text may turn xtrace on: `set -x`, `set -euxo pipefail`, `set -o xtrace`, … */
+export const MAY_SET_XTRACE = /\bset\b[^\n;|&]*(?:\s[-+][A-Za-z]*x|xtrace)|\bSHELLOPTS\b/;
 
 /**
  * The transform for one block's `Bash`: it wraps the block's script, the
- * first it sees, and leaves the scripts its commands run as they are.
+ * first it sees, and leaves the scripts its commands run as they are. With
+ * `traceFirst` (a block that may turn xtrace on), each statement's stderr
+ * streams before its stdout, so `set -x`'s trace of a command comes before
+ * the command's output, as in bash (WS-167).
  */
-export function streamingPlugin(): TransformPlugin {
+export function streamingPlugin(traceFirst = false): TransformPlugin {
+  const wrap = traceFirst ? stderrFirst : stdoutFirst;
   let block = true;
   return {
     name: "xmd-stream-output",
     transform({ ast }): { ast: ScriptNode } {
       if (!block) return { ast };
       block = false;
-      return { ast: { ...ast, statements: ast.statements.map(stream) } };
+      return {
+        ast: { ...ast, statements: ast.statements.map((statement) => stream(statement, wrap)) },
+      };
     },
   };
 }

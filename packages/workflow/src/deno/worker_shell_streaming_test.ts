@@ -3,7 +3,9 @@ import { DatabaseSync } from "node:sqlite";
 import { Bash, InMemoryFs } from "just-bash";
 import { Workspace } from "../workspace/workspace.ts";
 import { NodeSqliteSeam } from "./node-sqlite-seam.ts";
+import { assertBashCases } from "./_test-bash-cases.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
+import { MAY_SET_XTRACE } from "./worker-shell-streaming.ts";
 import { WorkerShell } from "./worker-shell.ts";
 
 /** Scripts whose observable behaviour the streaming wrapper must not change. */
@@ -20,6 +22,7 @@ const SCRIPTS = [
   "x=1; { x=2; }; echo $x",
   "echo $LINENO\n\necho $LINENO",
   "set -x; echo hi",
+  "set -x; for i in 1 2; do echo $i; echo e$i >&2; done; if true; then echo t; fi",
   "set -v\necho hi",
   "echo a; echo err >&2; echo b",
   "echo hi > /f; cat /f; echo $_",
@@ -94,6 +97,55 @@ Deno.test("worker shell streaming: wrapping statements changes no script's outpu
       [plain.exitCode, plain.stdout, plain.stderr],
       script,
     );
+  }
+});
+
+Deno.test("worker shell streaming: set -x's trace of a statement streams before its output, as in bash", async () => {
+  // What GNU bash 5.2 writes, stdout and stderr together (WS-167); just-bash's own order gave
+  // each statement's output before its trace (`hi`, then `+ echo hi`).
+  await assertBashCases([
+    ["set -x; echo hi; y=2; echo $y", "+ echo hi\nhi\n+ y=2\n+ echo 2\n2\n", 0],
+    [
+      "set -ex; if [ -n x ]; then echo yes; fi; echo done",
+      "+ '[' -n x ']'\n+ echo yes\nyes\n+ echo done\ndone\n",
+      0,
+    ],
+    [
+      "set -x; f() { echo in-f; }; f; echo after",
+      "+ f\n+ echo in-f\nin-f\n+ echo after\nafter\n",
+      0,
+    ],
+    [
+      "set -x; cat missing; echo after",
+      "+ cat missing\ncat: missing: No such file or directory\n+ echo after\nafter\n",
+      0,
+    ],
+    ["set -x; { echo a; echo b; }; set +x; echo c", "+ echo a\na\n+ echo b\nb\n+ set +x\nc\n", 0],
+    ["set -o xtrace; ls; echo z", "+ ls\n+ echo z\nz\n", 0],
+    // Gaps of just-bash's trace, kept: no `+ for …` or `+ case …` line, and one level of `+`.
+    ['set -x\nfor i in 1 2; do echo "i=$i"; done', "+ echo i=1\ni=1\n+ echo i=2\ni=2\n", 0],
+    // Without xtrace, a statement's stdout still streams before its stderr.
+    ["ls -d / nothere", "/\nls: cannot access 'nothere': No such file or directory\n", 2],
+  ]);
+});
+
+Deno.test("worker shell streaming: a block is read as turning xtrace on only when its text can", () => {
+  for (
+    const text of [
+      "set -x",
+      "set -euxo pipefail",
+      "set -e -x",
+      "set +x",
+      "set -o xtrace",
+      "set -o errexit -o xtrace",
+    ]
+  ) {
+    assert.equal(MAY_SET_XTRACE.test(text), true, text);
+  }
+  for (
+    const text of ["set -e", "set -euo pipefail", "echo set; x=1", "tar -xf a.tar", "offset -x"]
+  ) {
+    assert.equal(MAY_SET_XTRACE.test(text), false, text);
   }
 });
 
