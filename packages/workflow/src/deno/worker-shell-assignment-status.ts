@@ -1,68 +1,84 @@
 /**
  * The status of a command that only assigns. In bash, `x=1` ends with status
  * 0 (or the status of the last command substitution in it); just-bash gives
- * it the status of the command before it, so under `set -e` the idiom
- * `cmd || rc=$?` ended the script with `cmd`'s status, and so did an
- * assignment first in an `else` body (`if cmd; then ...; else x=1; fi`) or
- * in an `until` loop's body. Before a block runs, this transform appends
- * `__xmd_status=$(:)` to such an assignment: it is evaluated after the
- * assignments (so `rc=$?` still reads `cmd`'s status), and its command
- * substitution leaves status 0, which the command then ends with.
+ * it the status of the command before it. So `false; x=1; echo $?` printed
+ * 1, and under `set -e` any assignment after a failure the script had gone
+ * on after ended the script: `[ -n "$DEBUG" ] && set -x; x=1` (the `&&`
+ * list's status), `cmd || rc=$?`, the first assignment of an `else` or loop
+ * body, of a function called as `cmd || f`, or after `! cmd` (WS-150,
+ * WS-168).
+ *
+ * Before a block runs, this transform appends an empty command substitution
+ * to such an assignment's last value, `x=1$(</dev/null)`: it is expanded
+ * after everything before it (so `rc=$?` still reads `cmd`'s status),
+ * expands to nothing, and leaves status 0, which the command then ends
+ * with. just-bash reads `$(< file)` without running a command, and
+ * `/dev/null` is the interpreter's own, so it costs a few microseconds. An
+ * assignment whose last value is an array (`a=(…)`) gets
+ * `__xmd_zero=$(</dev/null)` after it instead.
  *
  * Invariants:
  * - Only an assignment alone (no command word, no redirection, no command
- *   substitution of its own) is changed, and only where the status before
- *   it can be a failure the script goes on after: after `||`, first in an
- *   `else` body, first in an `until` body. Everything else runs as written.
- * - What is assigned is unchanged; the variable `__xmd_status` is set too.
+ *   substitution of its own, whose status is that substitution's) is
+ *   changed, in every script just-bash runs. Everything else runs as
+ *   written.
+ * - What is assigned is unchanged, and so is what `set -x` traces but for
+ *   an array's `__xmd_zero` (a name of its own: the other transforms keep
+ *   a status in `__xmd_status`).
  *
  * @module
  */
-import type {
-  CommandNode,
-  PipelineNode,
-  ScriptNode,
-  StatementNode,
-  TransformPlugin,
-} from "just-bash";
+import type { CommandNode, PipelineNode, ScriptNode, TransformPlugin } from "just-bash";
 
 type SimpleCommand = Extract<CommandNode, { type: "SimpleCommand" }>;
 type Assignment = SimpleCommand["assignments"][number];
+type Part = NonNullable<Assignment["value"]>["parts"][number];
 
-/** `__xmd_status=$(:)`: a command substitution that ends with status 0. */
-function zeroing(): Assignment {
+/** `$(</dev/null)`: a command substitution that expands to nothing and leaves status 0. */
+function emptySubstitution(): Part {
   return {
-    type: "Assignment",
-    name: "__xmd_status",
-    append: false,
-    array: null,
-    value: {
-      type: "Word",
-      parts: [{
-        type: "CommandSubstitution",
-        body: {
-          type: "Script",
-          statements: [{
-            type: "Statement",
-            pipelines: [{
-              type: "Pipeline",
-              commands: [{
-                type: "SimpleCommand",
-                assignments: [],
-                name: { type: "Word", parts: [{ type: "Literal", value: ":" }] },
-                args: [],
-                redirections: [],
-              }],
-              negated: false,
+    type: "CommandSubstitution",
+    body: {
+      type: "Script",
+      statements: [{
+        type: "Statement",
+        pipelines: [{
+          type: "Pipeline",
+          commands: [{
+            type: "SimpleCommand",
+            assignments: [],
+            name: null,
+            args: [],
+            redirections: [{
+              type: "Redirection",
+              fd: null,
+              operator: "<",
+              target: { type: "Word", parts: [{ type: "Literal", value: "/dev/null" }] },
             }],
-            operators: [],
-            background: false,
           }],
-        },
-        legacy: false,
+          negated: false,
+        }],
+        operators: [],
+        background: false,
       }],
     },
-  } as Assignment;
+    legacy: false,
+  } as Part;
+}
+
+/** `assignment` with status 0 after it: its value ends with the empty substitution. */
+function zeroed(assignment: Assignment): Assignment[] {
+  if (assignment.array !== null) {
+    return [assignment, {
+      type: "Assignment",
+      name: "__xmd_zero",
+      append: false,
+      array: null,
+      value: { type: "Word", parts: [emptySubstitution()] },
+    }];
+  }
+  const parts = assignment.value?.parts ?? [];
+  return [{ ...assignment, value: { type: "Word", parts: [...parts, emptySubstitution()] } }];
 }
 
 function holdsSubstitution(node: object): boolean {
@@ -86,29 +102,19 @@ function fix(pipeline: PipelineNode): void {
     command.assignments.length === 0 || command.redirections.length > 0 ||
     holdsSubstitution(command)
   ) return;
-  command.assignments.push(zeroing());
+  const last = command.assignments.length - 1;
+  command.assignments = [
+    ...command.assignments.slice(0, last),
+    ...zeroed(command.assignments[last]),
+  ];
 }
 
-function fixFirst(body: StatementNode[] | null | undefined): void {
-  const first = body?.[0];
-  if (first?.pipelines.length === 1) fix(first.pipelines[0]);
-}
-
-/** Fixes, in place, every assignment under `script` that follows a failure the script survives. */
+/** Fixes, in place, every assignment alone under `script`. */
 function fixAll(script: ScriptNode): void {
   const stack: object[] = [script];
   while (stack.length > 0) {
-    const value = stack.pop() as Record<string, unknown> & { type?: unknown };
-    if (value.type === "Statement") {
-      const statement = value as unknown as StatementNode;
-      statement.operators.forEach((operator, i) => {
-        if (operator === "||") fix(statement.pipelines[i + 1]);
-      });
-    } else if (value.type === "If") {
-      fixFirst((value as unknown as Extract<CommandNode, { type: "If" }>).elseBody);
-    } else if (value.type === "Until") {
-      fixFirst((value as unknown as Extract<CommandNode, { type: "Until" }>).body);
-    }
+    const value = stack.pop() as { type?: unknown };
+    if (value.type === "Pipeline") fix(value as PipelineNode);
     for (const child of Object.values(value)) {
       if (child !== null && typeof child === "object") stack.push(child);
     }

@@ -665,11 +665,10 @@ async function runBlock(message: RunMessage): Promise<void> {
   // Every script: a sourced or eval'd one may redirect where the block's text does not (WS-154).
   // Before the errexit lists, which then exempt the group a part of a list becomes.
   bash.registerTransformPlugin(redirectFailuresPlugin);
-  if (MAY_SET_ERREXIT.test(message.script)) {
-    // First, so an assignment after `||` ends with status 0 wherever the lists move it (WS-150).
-    bash.registerTransformPlugin(assignmentStatusPlugin);
-    bash.registerTransformPlugin(errexitListsPlugin);
-  }
+  // Every script: an assignment alone ends with status 0 (WS-150, WS-168); before the errexit
+  // lists, so it does wherever they move it, and their own assignments are left as they write them.
+  bash.registerTransformPlugin(assignmentStatusPlugin);
+  if (MAY_SET_ERREXIT.test(message.script)) bash.registerTransformPlugin(errexitListsPlugin);
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
   bash.registerTransformPlugin(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
   try {

@@ -60,3 +60,50 @@ const CASES: BashCase[] = [
 Deno.test("worker shell errexit: and-or lists and assignments after a failure behave as in bash", async () => {
   await assertBashCases(CASES);
 });
+
+/**
+ * An assignment alone ends with status 0 wherever it runs (WS-168), with
+ * what GNU bash 5.2 writes: just-bash gave it the status before it, so
+ * under `set -e` an assignment after any failure the script went on after
+ * (an `&&` list, `!`, the first statement of a body) ended the script, and
+ * `false; x=1; echo $?` printed 1.
+ */
+const ASSIGNMENTS_ALONE: BashCase[] = [
+  ['false; x=$?; echo "$x $?"', "1 0\n", 0],
+  ["false; a=(1 2); echo $?", "0\n", 0],
+  ["x=$(exit 3); echo $?; y=$(exit 4) z=1; echo $?", "3\n4\n", 0],
+  ['declare -i n; n=5+3; echo $n; m=~; [ "$m" = "$HOME" ] && echo tilde', "8\ntilde\n", 0],
+  ['x=; echo "[$x] $?"; false; y=""; echo $?', "[] 0\n0\n", 0],
+  ['x=a; x+=b; echo $x; false; x+=c; echo "$x $?"', "ab\nabc 0\n", 0],
+  ['set -e; false || rc=$?; echo "rc=$rc"', "rc=1\n", 0],
+  ['set -e; if false; then :; else v=1; fi; echo "v=$v"', "v=1\n", 0],
+  ['set -eu; [ -z "${CI:-}" ] && LOCAL=1; echo "local=${LOCAL:-0}"', "local=1\n", 0],
+  ['f() { local a=1; b=2; echo "$a$b"; }; false; f; echo $?', "12\n0\n", 0],
+  ['x=*; echo "$x"', "*\n", 0],
+  ['IFS=: read -r a b <<< "1:2"; echo "$a $b"', "1 2\n", 0],
+  ["false; x=1; echo $?", "0\n", 0],
+  ['set -e; [ -n "" ] && echo never; x=1; echo after', "after\n", 0],
+  ['set -e; for i in 1 2; do [ $i = 1 ] && continue; y=$i; done; echo "after $y"', "after 2\n", 0],
+  ["set -e; case a in a) false && :; esac; z=1; echo after", "after\n", 0],
+  ["set -e; ! true; w=1; echo after", "after\n", 0],
+  ["set -e; false || { x=1; echo hi; }; echo after", "hi\nafter\n", 0],
+  ["set -e; false || { declare y=2; echo hi; }; echo after", "hi\nafter\n", 0],
+  ["set -e; false || { echo first; x=1; }; echo after", "first\nafter\n", 0],
+  ["set -e; if false; then :; else { x=1; echo in; }; fi; echo after", "in\nafter\n", 0],
+  ["set -e; f() { x=1; echo in-f; }; false || f; echo after", "in-f\nafter\n", 0],
+  ["set -e; false || { true; x=1; }; echo after", "after\n", 0],
+  ["set -e; false || ( x=1; echo sub ); echo after", "sub\nafter\n", 0],
+  ["set -e; false || { local_v=1; }; echo after", "after\n", 0],
+];
+
+Deno.test("worker shell errexit: an assignment alone ends with status 0 wherever it runs, as in bash", async () => {
+  await assertBashCases(ASSIGNMENTS_ALONE);
+});
+
+Deno.test("worker shell errexit: under set -x an assignment alone traces as written (an array's with one more line)", async () => {
+  await assertBashCases([
+    ["set -x; x=1; echo $x", "+ x=1\n+ echo 1\n1\n", 0],
+    // just-bash traces no array assignment; the status's own assignment shows after it.
+    ["set -x; a=(p q); echo ${a[1]}", "+ __xmd_zero=\n+ echo q\nq\n", 0],
+  ]);
+});
