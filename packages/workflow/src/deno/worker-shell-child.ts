@@ -31,6 +31,7 @@ import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-errors.ts";
 import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
+import { MAY_JOIN_ARRAYS, starJoinsPlugin } from "./worker-shell-star-joins.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
@@ -665,6 +666,9 @@ async function runBlock(message: RunMessage): Promise<void> {
   // Every script: a sourced or eval'd one may redirect where the block's text does not (WS-154).
   // Before the errexit lists, which then exempt the group a part of a list becomes.
   bash.registerTransformPlugin(redirectFailuresPlugin);
+  // Only a block whose text joins an array with `[*]` can assign one (WS-169); before the
+  // assignments' status, which then gives the join's own assignment status 0 too.
+  if (MAY_JOIN_ARRAYS.test(message.script)) bash.registerTransformPlugin(starJoinsPlugin);
   // Every script: an assignment alone ends with status 0 (WS-150, WS-168); before the errexit
   // lists, so it does wherever they move it, and their own assignments are left as they write them.
   bash.registerTransformPlugin(assignmentStatusPlugin);
