@@ -33,6 +33,10 @@ import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-stream
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { MAY_JOIN_ARRAYS, starJoinsPlugin } from "./worker-shell-star-joins.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
+import {
+  INHERITS_ERREXIT,
+  substitutionErrexitPlugin,
+} from "./worker-shell-substitution-errexit.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
@@ -672,7 +676,13 @@ async function runBlock(message: RunMessage): Promise<void> {
   // Every script: an assignment alone ends with status 0 (WS-150, WS-168); before the errexit
   // lists, so it does wherever they move it, and their own assignments are left as they write them.
   bash.registerTransformPlugin(assignmentStatusPlugin);
-  if (MAY_SET_ERREXIT.test(message.script)) bash.registerTransformPlugin(errexitListsPlugin);
+  if (MAY_SET_ERREXIT.test(message.script)) {
+    // A command substitution runs with errexit off, as in bash (WS-170).
+    if (!INHERITS_ERREXIT.test(message.script)) {
+      bash.registerTransformPlugin(substitutionErrexitPlugin);
+    }
+    bash.registerTransformPlugin(errexitListsPlugin);
+  }
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
   bash.registerTransformPlugin(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
   try {
