@@ -32,6 +32,7 @@ import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-er
 import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { MAY_JOIN_ARRAYS, starJoinsPlugin } from "./worker-shell-star-joins.ts";
+import { forArgsPlugin } from "./worker-shell-for-args.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
 import {
   INHERITS_ERREXIT,
@@ -655,6 +656,8 @@ async function runBlock(message: RunMessage): Promise<void> {
     },
   });
   bash.registerTransformPlugin(unsetMessagePlugin);
+  // Only a block whose text has a `for` can hold one without `in` (WS-171).
+  if (message.script.includes("for")) bash.registerTransformPlugin(forArgsPlugin);
   bash.registerTransformPlugin(braceRangePlugin);
   // Only a block whose text names `trap` can set one its shell runs (WS-123).
   if (message.script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
