@@ -1,0 +1,236 @@
+/**
+ * An arithmetic expression holding a `${…}` expansion just-bash cannot
+ * evaluate in place is expanded as text first, then evaluated, as in bash
+ * (WS-172): `$(( ${v#0} + 1 ))` with `v=08` is 9, `$(( ${ver%%.*} + 1 ))`
+ * the next major version, `$(( ${m[$k]:-0} + 1 ))` counts in an
+ * associative array, `$(( ${a[-1]} * 2 ))`, `$(( 10#${v} ))`.
+ *
+ * bash expands every `$` in an arithmetic expression's text, then
+ * evaluates the result. just-bash parses the expression first and reads a
+ * `${…}` inside it with a lookup that knows only a name, a length, a plain
+ * subscript and a default for a plain name: anything else (`#`, `%`, `/`,
+ * a default for an array element, a negative subscript, `10#${v}`) read as
+ * an unset variable, and the expression's result was silently wrong (1 for
+ * each of the examples above but the last, whose `${a[-1]}` read the first
+ * element).
+ *
+ * Before a block runs, each such expression, `$(( TEXT ))` or
+ * `(( TEXT ))`, becomes the name of a variable assigned just before its
+ * command as `__xmd_arith_N="TEXT"` (so `TEXT` is expanded as bash expands
+ * it), which just-bash then evaluates as an expression, assignments and
+ * all. For a command that only assigns, the variable's assignment joins its
+ * assignments, just before the first that uses it (bash assigns left to
+ * right); any other command runs in a group of its own after it.
+ *
+ * Invariants:
+ * - An expression whose `${…}` are all of the kinds just-bash reads
+ *   (`${x}`, `${#x}`, `${#a[@]}`, `${a[i]}`, `${x:-0}`) runs as written, and
+ *   so does one whose text holds a `"`, a backslash or a backquote.
+ * - A command that reads `$?`, a `for (( ))` header and an expression in a
+ *   `case`, `[[ ]]` or `for … in` word run as written.
+ * - The `__xmd_arith_N` variables are left set.
+ *
+ * @module
+ */
+// The interpreter runs with no configuration file, so its import names the exact version.
+// deno-lint-ignore no-import-prefix
+import { parse } from "npm:just-bash@3.4.2";
+import type { CommandNode, ScriptNode, StatementNode, TransformPlugin, WordNode } from "just-bash";
+
+/** Whether a block's text may hold a `${…}` inside an arithmetic expression. */
+export function mayExpandInArithmetic(text: string): boolean {
+  return text.includes("${") && (text.includes("((") || text.includes("$["));
+}
+
+type Simple = Extract<CommandNode, { type: "SimpleCommand" }>;
+type Assignment = Simple["assignments"][number];
+type Part = WordNode["parts"][number];
+type ArithmeticPart = Extract<Part, { type: "ArithmeticExpansion" }>;
+type Expression = ArithmeticPart["expression"];
+
+/** The `${…}` contents just-bash's arithmetic reads as bash does. */
+const READ_IN_PLACE = [
+  /^[A-Za-z_]\w*$/,
+  /^#[A-Za-z_]\w*(?:\[[@*]\])?$/,
+  /^[A-Za-z_]\w*\[(?:\d+|[A-Za-z_]\w*|\$[A-Za-z_]\w*)\]$/,
+  /^[A-Za-z_]\w*:?[-=+]\d+$/,
+];
+
+/** Whether `expression` holds a `${…}` just-bash would read wrong (and its text can move). */
+function needsText(expression: Expression): boolean {
+  const text = expression.originalText;
+  if (text === undefined || /["\\`]/.test(text)) return false;
+  const stack: unknown[] = [expression.expression];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    const { type, content } = node as { type?: unknown; content?: unknown };
+    if (
+      type === "ArithBracedExpansion" && typeof content === "string" &&
+      !READ_IN_PLACE.some((pattern) => pattern.test(content))
+    ) return true;
+    // A base before an expansion (`10#${v}`) is a concatenation just-bash cannot read.
+    if (type === "ArithConcat" || type === "ArithDynamicBase" || type === "ArithDynamicNumber") {
+      return true;
+    }
+    stack.push(...Object.values(node));
+  }
+  return false;
+}
+
+/** `__xmd_arith_N="TEXT"`, parsed as just-bash parses it. */
+function textAssignment(name: string, text: string): Assignment {
+  const script = parse(`${name}="${text}"`);
+  const command = script.statements[0].pipelines[0].commands[0] as Simple;
+  return command.assignments[0];
+}
+
+/** The expression that evaluates variable `name`. */
+function evaluating(name: string): Expression {
+  return {
+    type: "ArithmeticExpression",
+    expression: { type: "ArithVariable", name, hasDollarPrefix: false },
+    originalText: name,
+  } as Expression;
+}
+
+/** Moves the arithmetic texts of `parts` (and their double quotes) into `moved`. */
+function moveTexts(parts: Part[], moved: Assignment[]): Part[] {
+  return parts.map((part) => {
+    if (part.type === "DoubleQuoted") return { ...part, parts: moveTexts(part.parts, moved) };
+    if (part.type !== "ArithmeticExpansion" || !needsText(part.expression)) return part;
+    const name = `__xmd_arith_${moved.length}`;
+    moved.push(textAssignment(name, part.expression.originalText ?? ""));
+    return { ...part, expression: evaluating(name) };
+  });
+}
+
+function holdsText(parts: readonly Part[]): boolean {
+  return parts.some((part) =>
+    (part.type === "ArithmeticExpansion" && needsText(part.expression)) ||
+    (part.type === "DoubleQuoted" && holdsText(part.parts))
+  );
+}
+
+function movedIn(word: WordNode, moved: Assignment[]): WordNode {
+  return holdsText(word.parts) ? { ...word, parts: moveTexts(word.parts, moved) } : word;
+}
+
+function readsStatus(node: object): boolean {
+  const stack: object[] = [node];
+  while (stack.length > 0) {
+    const value = stack.pop() as { type?: unknown; parameter?: unknown };
+    if (value.type === "ParameterExpansion" && value.parameter === "?") return true;
+    for (const child of Object.values(value)) {
+      if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  return false;
+}
+
+function statementOf(command: CommandNode, line: number | undefined): StatementNode {
+  return {
+    type: "Statement",
+    line,
+    pipelines: [{ type: "Pipeline", line, commands: [command], negated: false }],
+    operators: [],
+    background: false,
+  };
+}
+
+/** A command that only assigns, each text assigned just before the first assignment using it. */
+function assigning(command: Simple): Simple {
+  if (!command.assignments.some((a) => a.value !== null && holdsText(a.value.parts))) {
+    return command;
+  }
+  const moved: Assignment[] = [];
+  const assignments: Assignment[] = [];
+  for (const assignment of command.assignments) {
+    if (assignment.value === null || !holdsText(assignment.value.parts)) {
+      assignments.push(assignment);
+      continue;
+    }
+    const before = moved.length;
+    const parts = moveTexts(assignment.value.parts, moved);
+    assignments.push(...moved.slice(before), {
+      ...assignment,
+      value: { ...assignment.value, parts },
+    });
+  }
+  return { ...command, assignments };
+}
+
+/** `command` with its texts moved into `moved`. */
+function withTextsMoved(command: CommandNode, moved: Assignment[]): CommandNode {
+  const move = (word: WordNode) => movedIn(word, moved);
+  if (command.type === "ArithmeticCommand") {
+    if (!needsText(command.expression)) return command;
+    const name = `__xmd_arith_${moved.length}`;
+    moved.push(textAssignment(name, command.expression.originalText ?? ""));
+    return { ...command, expression: evaluating(name) };
+  }
+  if (command.type !== "SimpleCommand") return command;
+  return {
+    ...command,
+    assignments: command.assignments.map((assignment) =>
+      assignment.value ? { ...assignment, value: move(assignment.value) } : assignment
+    ),
+    name: command.name && move(command.name),
+    args: command.args.map(move),
+    redirections: command.redirections.map((redirection) => {
+      if (redirection.target.type === "Word") {
+        return { ...redirection, target: move(redirection.target) };
+      }
+      if (redirection.target.quoted) return redirection;
+      return {
+        ...redirection,
+        target: { ...redirection.target, content: move(redirection.target.content) },
+      };
+    }),
+  };
+}
+
+/** `command` with its texts made right: see the module's description. */
+function rewritten(command: CommandNode): CommandNode {
+  if (command.type === "SimpleCommand" && command.name === null) return assigning(command);
+  if (readsStatus(command)) return command;
+  const moved: Assignment[] = [];
+  const changed = withTextsMoved(command, moved);
+  if (moved.length === 0) return command;
+  const line = command.line;
+  const texts: Simple = {
+    type: "SimpleCommand",
+    line,
+    name: null,
+    args: [],
+    assignments: moved,
+    redirections: [],
+  };
+  return {
+    type: "Group",
+    line,
+    body: [statementOf(texts, line), statementOf(changed, line)],
+    redirections: [],
+  };
+}
+
+/** Rewrites, in place, every command under `root` whose arithmetic needs its text. */
+function rewriteUnder(root: object): void {
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as { type?: unknown; commands?: CommandNode[] };
+    if (node.type === "Pipeline" && node.commands) node.commands = node.commands.map(rewritten);
+    for (const child of Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+}
+
+/** The transform: every script just-bash runs in a block whose text may need it. */
+export const arithTextPlugin: TransformPlugin = {
+  name: "xmd-arith-text",
+  transform({ ast }): { ast: ScriptNode } {
+    rewriteUnder(ast);
+    return { ast };
+  },
+};
