@@ -35,7 +35,8 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import { parse } from "npm:just-bash@3.4.2";
-import type { CommandNode, ScriptNode, StatementNode, TransformPlugin, WordNode } from "just-bash";
+import type { CommandNode, ScriptNode, TransformPlugin, WordNode } from "just-bash";
+import { afterAssigning, readsStatus, replaceCommands } from "./worker-shell-ast.ts";
 
 /** Whether a block's text may hold a `${…}` inside an arithmetic expression. */
 export function mayExpandInArithmetic(text: string): boolean {
@@ -116,28 +117,6 @@ function movedIn(word: WordNode, moved: Assignment[]): WordNode {
   return holdsText(word.parts) ? { ...word, parts: moveTexts(word.parts, moved) } : word;
 }
 
-function readsStatus(node: object): boolean {
-  const stack: object[] = [node];
-  while (stack.length > 0) {
-    const value = stack.pop() as { type?: unknown; parameter?: unknown };
-    if (value.type === "ParameterExpansion" && value.parameter === "?") return true;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
-  return false;
-}
-
-function statementOf(command: CommandNode, line: number | undefined): StatementNode {
-  return {
-    type: "Statement",
-    line,
-    pipelines: [{ type: "Pipeline", line, commands: [command], negated: false }],
-    operators: [],
-    background: false,
-  };
-}
-
 /** A command that only assigns, each text assigned just before the first assignment using it. */
 function assigning(command: Simple): Simple {
   if (!command.assignments.some((a) => a.value !== null && holdsText(a.value.parts))) {
@@ -197,40 +176,14 @@ function rewritten(command: CommandNode): CommandNode {
   const moved: Assignment[] = [];
   const changed = withTextsMoved(command, moved);
   if (moved.length === 0) return command;
-  const line = command.line;
-  const texts: Simple = {
-    type: "SimpleCommand",
-    line,
-    name: null,
-    args: [],
-    assignments: moved,
-    redirections: [],
-  };
-  return {
-    type: "Group",
-    line,
-    body: [statementOf(texts, line), statementOf(changed, line)],
-    redirections: [],
-  };
-}
-
-/** Rewrites, in place, every command under `root` whose arithmetic needs its text. */
-function rewriteUnder(root: object): void {
-  const stack: object[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as { type?: unknown; commands?: CommandNode[] };
-    if (node.type === "Pipeline" && node.commands) node.commands = node.commands.map(rewritten);
-    for (const child of Object.values(node)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
+  return afterAssigning(moved, changed);
 }
 
 /** The transform: every script just-bash runs in a block whose text may need it. */
 export const arithTextPlugin: TransformPlugin = {
   name: "xmd-arith-text",
   transform({ ast }): { ast: ScriptNode } {
-    rewriteUnder(ast);
+    replaceCommands(ast, rewritten);
     return { ast };
   },
 };

@@ -29,6 +29,7 @@
  * @module
  */
 import type { CommandNode, PipelineNode, ScriptNode, TransformPlugin } from "just-bash";
+import { statementOf } from "./worker-shell-ast.ts";
 
 type SimpleCommand = Extract<CommandNode, { type: "SimpleCommand" }>;
 type Assignment = SimpleCommand["assignments"][number];
@@ -36,32 +37,21 @@ type Part = NonNullable<Assignment["value"]>["parts"][number];
 
 /** `$(</dev/null)`: a command substitution that expands to nothing and leaves status 0. */
 function emptySubstitution(): Part {
+  const readsNull: CommandNode = {
+    type: "SimpleCommand",
+    assignments: [],
+    name: null,
+    args: [],
+    redirections: [{
+      type: "Redirection",
+      fd: null,
+      operator: "<",
+      target: { type: "Word", parts: [{ type: "Literal", value: "/dev/null" }] },
+    }],
+  };
   return {
     type: "CommandSubstitution",
-    body: {
-      type: "Script",
-      statements: [{
-        type: "Statement",
-        pipelines: [{
-          type: "Pipeline",
-          commands: [{
-            type: "SimpleCommand",
-            assignments: [],
-            name: null,
-            args: [],
-            redirections: [{
-              type: "Redirection",
-              fd: null,
-              operator: "<",
-              target: { type: "Word", parts: [{ type: "Literal", value: "/dev/null" }] },
-            }],
-          }],
-          negated: false,
-        }],
-        operators: [],
-        background: false,
-      }],
-    },
+    body: { type: "Script", statements: [statementOf(readsNull, undefined)] },
     legacy: false,
   } as Part;
 }

@@ -41,6 +41,7 @@ import type {
   TransformPlugin,
   WordNode,
 } from "just-bash";
+import { readsStatus } from "./worker-shell-ast.ts";
 import { positioned } from "./worker-shell-written.ts";
 
 /** A block whose text may hold a glob ending in `/`: one of `*?]`, then `/` (a cheap filter). */
@@ -118,18 +119,6 @@ function wordLists(command: CommandNode): WordNode[][] {
     if (assignment.array) lists.push(assignment.array);
   }
   return lists;
-}
-
-function readsStatus(node: object): boolean {
-  const stack: object[] = [node];
-  while (stack.length > 0) {
-    const value = stack.pop() as { type?: unknown; parameter?: unknown };
-    if (value.type === "ParameterExpansion" && value.parameter === "?") return true;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
-  return false;
 }
 
 /** Rewrites `command`'s words; returns the statements that must run just before it. */

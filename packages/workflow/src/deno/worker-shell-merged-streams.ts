@@ -33,19 +33,14 @@
  *
  * @module
  */
-import type { CommandNode, ScriptNode, StatementNode, TransformPlugin, WordNode } from "just-bash";
+import type { CommandNode, ScriptNode, StatementNode, TransformPlugin } from "just-bash";
+import { literalOf } from "./worker-shell-ast.ts";
 
 type Redirection = Extract<CommandNode, { type: "Group" }>["redirections"][number];
 
 /** The descriptor a redirection operator acts on when none is written. */
 function defaultFd(operator: string): number {
   return operator.startsWith("<") ? 0 : 1;
-}
-
-/** The literal text of `word`, when it is one literal. */
-function literal(word: WordNode): string | undefined {
-  const part = word.parts.length === 1 ? word.parts[0] : undefined;
-  return part?.type === "Literal" ? part.value : undefined;
 }
 
 /**
@@ -59,7 +54,7 @@ export function mergesStreams(redirections: readonly Redirection[]): boolean {
     if (redirection.fdVariable) continue;
     const { operator, target } = redirection;
     const fd = redirection.fd ?? defaultFd(operator);
-    const text = target.type === "Word" ? literal(target) : undefined;
+    const text = target.type === "Word" ? literalOf(target) : undefined;
     if (operator === "&>" || operator === "&>>") {
       const place = ++places;
       table.set(1, place).set(2, place);
@@ -116,7 +111,7 @@ function bodiesOf(command: CommandNode): StatementNode[][] {
 
 function isExec(command: CommandNode): boolean {
   return command.type === "SimpleCommand" && command.name !== null &&
-    literal(command.name) === "exec";
+    literalOf(command.name) === "exec";
 }
 
 type Pipeline = StatementNode["pipelines"][number];

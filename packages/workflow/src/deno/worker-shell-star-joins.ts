@@ -35,7 +35,8 @@
  *
  * @module
  */
-import type { CommandNode, ScriptNode, StatementNode, TransformPlugin, WordNode } from "just-bash";
+import type { CommandNode, ScriptNode, TransformPlugin, WordNode } from "just-bash";
+import { afterAssigning, literalOf, readsStatus, replaceCommands } from "./worker-shell-ast.ts";
 
 /** A block whose text may join an array with `[*]`. */
 export const MAY_JOIN_ARRAYS = /\[\*\]/;
@@ -85,25 +86,10 @@ function holdsJoin(parts: readonly Part[]): boolean {
   );
 }
 
-function literal(word: WordNode | null): string | undefined {
-  const part = word?.parts.length === 1 ? word.parts[0] : undefined;
-  return part?.type === "Literal" ? part.value : undefined;
-}
-
 /** Whether `word` is a `NAME=…` operand. */
 function isAssignmentOperand(word: WordNode): boolean {
   const first = word.parts[0];
   return first?.type === "Literal" && /^[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=/.test(first.value);
-}
-
-function statementOf(command: CommandNode, line: number | undefined): StatementNode {
-  return {
-    type: "Statement",
-    line,
-    pipelines: [{ type: "Pipeline", line, commands: [command], negated: false }],
-    operators: [],
-    background: false,
-  };
 }
 
 /** `__xmd_join=("…" …)`, the moved joins as its elements. */
@@ -156,7 +142,7 @@ function withJoinsMoved(command: CommandNode, moved: Expansion[]): CommandNode {
   const move = (word: WordNode) => movedIn(word, moved);
   switch (command.type) {
     case "SimpleCommand": {
-      const name = literal(command.name);
+      const name = literalOf(command.name);
       const declares = name !== undefined && DECLARES.has(name);
       return {
         ...command,
@@ -197,52 +183,14 @@ function rewritten(command: CommandNode): CommandNode {
   const moved: Expansion[] = [];
   const changed = withJoinsMoved(command, moved);
   if (moved.length === 0) return command;
-  const line = command.line;
-  const join: Simple = {
-    type: "SimpleCommand",
-    line,
-    name: null,
-    args: [],
-    assignments: [joinAssignment(moved)],
-    redirections: [],
-  };
-  return {
-    type: "Group",
-    line,
-    body: [statementOf(join, line), statementOf(changed, line)],
-    redirections: [],
-  };
-}
-
-function readsStatus(node: object): boolean {
-  const stack: object[] = [node];
-  while (stack.length > 0) {
-    const value = stack.pop() as { type?: unknown; parameter?: unknown };
-    if (value.type === "ParameterExpansion" && value.parameter === "?") return true;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
-  return false;
-}
-
-/** Rewrites, in place, every command under `root` that assigns a star join. */
-function rewriteUnder(root: object): void {
-  const stack: object[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as { type?: unknown; commands?: CommandNode[] };
-    if (node.type === "Pipeline" && node.commands) node.commands = node.commands.map(rewritten);
-    for (const child of Object.values(node)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
+  return afterAssigning([joinAssignment(moved)], changed);
 }
 
 /** The transform: every script just-bash runs in a block whose text may join an array. */
 export const starJoinsPlugin: TransformPlugin = {
   name: "xmd-star-joins",
   transform({ ast }): { ast: ScriptNode } {
-    rewriteUnder(ast);
+    replaceCommands(ast, rewritten);
     return { ast };
   },
 };

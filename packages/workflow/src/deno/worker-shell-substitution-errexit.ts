@@ -28,7 +28,8 @@
  *
  * @module
  */
-import type { ScriptNode, StatementNode, TransformPlugin } from "just-bash";
+import type { ScriptNode, StatementNode, TransformPlugin, WordNode } from "just-bash";
+import { readsStatus, statementOf } from "./worker-shell-ast.ts";
 
 /** A block whose text asks that substitutions inherit errexit: bash's own switches for it. */
 export const INHERITS_ERREXIT = /inherit_errexit|\bposix\b|POSIXLY_CORRECT/;
@@ -36,26 +37,17 @@ export const INHERITS_ERREXIT = /inherit_errexit|\bposix\b|POSIXLY_CORRECT/;
 type Substitution = { type: "CommandSubstitution"; body: ScriptNode };
 
 function simple(name: string, args: string[]): StatementNode {
-  const word = (value: string) => ({
-    type: "Word" as const,
-    parts: [{ type: "Literal" as const, value }],
-  });
-  return {
-    type: "Statement",
-    pipelines: [{
-      type: "Pipeline",
-      commands: [{
-        type: "SimpleCommand",
-        assignments: [],
-        name: word(name),
-        args: args.map(word),
-        redirections: [],
-      }],
-      negated: false,
-    }],
-    operators: [],
-    background: false,
-  } as StatementNode;
+  const word = (value: string): WordNode => ({ type: "Word", parts: [{ type: "Literal", value }] });
+  return statementOf(
+    {
+      type: "SimpleCommand",
+      assignments: [],
+      name: word(name),
+      args: args.map(word),
+      redirections: [],
+    },
+    undefined,
+  );
 }
 
 /** `printf -v __xmd_subst_status %s "$?"`. */
@@ -98,18 +90,6 @@ function restoreStatus(): StatementNode {
     operators: ["&&"],
     background: false,
   } as StatementNode;
-}
-
-function readsStatus(node: object): boolean {
-  const stack: object[] = [node];
-  while (stack.length > 0) {
-    const value = stack.pop() as { type?: unknown; parameter?: unknown };
-    if (value.type === "ParameterExpansion" && value.parameter === "?") return true;
-    for (const child of Object.values(value)) {
-      if (child !== null && typeof child === "object") stack.push(child);
-    }
-  }
-  return false;
 }
 
 /** Whether `script` only reads a file (`< file`): just-bash's fast path, no script run. */
