@@ -33,6 +33,8 @@ import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-stream
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { MAY_JOIN_ARRAYS, starJoinsPlugin } from "./worker-shell-star-joins.ts";
 import { forArgsPlugin } from "./worker-shell-for-args.ts";
+import { commandWordsPlugin } from "./worker-shell-command-words.ts";
+import { declaredArraysPlugin, mayDeclareArrays } from "./worker-shell-declared-arrays.ts";
 import { getoptsPlugin, mayRunGetopts } from "./worker-shell-getopts.ts";
 import { arithTextPlugin, mayExpandInArithmetic } from "./worker-shell-arith-text.ts";
 import { redirectFailuresPlugin } from "./worker-shell-redirect-failures.ts";
@@ -660,6 +662,10 @@ async function runBlock(message: RunMessage): Promise<void> {
   bash.registerTransformPlugin(unsetMessagePlugin);
   // Only a block whose text holds `${` and an arithmetic expression can need its text (WS-172).
   if (mayExpandInArithmetic(message.script)) bash.registerTransformPlugin(arithTextPlugin);
+  // Every script: a command named by an expansion of several words runs its first (WS-174).
+  bash.registerTransformPlugin(commandWordsPlugin);
+  // Only a block whose text declares with `=(` can declare an array with expansions (WS-175).
+  if (mayDeclareArrays(message.script)) bash.registerTransformPlugin(declaredArraysPlugin);
   // Only a block whose text names `getopts` can run it (WS-173).
   if (mayRunGetopts(message.script)) bash.registerTransformPlugin(getoptsPlugin);
   // Only a block whose text has a `for` can hold one without `in` (WS-171).
