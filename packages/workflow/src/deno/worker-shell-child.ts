@@ -77,7 +77,7 @@ import { xargsCommand } from "./worker-shell-xargs.ts";
 import { xxdCommand } from "./worker-shell-xxd.ts";
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
-import { Bash, getCommandNames } from "npm:just-bash@3.4.2";
+import { Bash, getCommandNames, type TransformPlugin } from "npm:just-bash@3.4.2";
 
 // Node-compat `process.env` is a permission-checked view of the host's
 // environment; some of just-bash's dependencies read it when called (none
@@ -608,6 +608,26 @@ const UNCOUNTED = {
   maxArchiveEntries: Number.MAX_SAFE_INTEGER,
 } as const;
 
+/**
+ * `plugin` for every script just-bash runs for a block, except the block's
+ * own (the first it transforms) when `blockNeedsIt` is false: the gated
+ * transforms are told by the block's text that it cannot need them, but a
+ * script the block runs from a file or a string (`bash build.sh`,
+ * `source lib.sh`, `eval`) may.
+ */
+function forScriptsItRuns(plugin: TransformPlugin, blockNeedsIt: boolean): TransformPlugin {
+  if (blockNeedsIt) return plugin;
+  let block = true;
+  return {
+    name: plugin.name,
+    transform(context) {
+      if (!block) return plugin.transform(context);
+      block = false;
+      return { ast: context.ast };
+    },
+  };
+}
+
 /** Handles one host frame: a reply wakes its waiter; a run starts a block. */
 function receive(message: RunMessage | ReplyMessage, payload: Uint8Array): void {
   if (message.type === "reply") {
@@ -660,44 +680,49 @@ async function runBlock(message: RunMessage): Promise<void> {
     },
   });
   bash.registerTransformPlugin(unsetMessagePlugin);
-  // Only a block whose text holds `${` and an arithmetic expression can need its text (WS-172).
-  if (mayExpandInArithmetic(message.script)) bash.registerTransformPlugin(arithTextPlugin);
+  const script = message.script;
+  // A plugin the block's own text cannot need (its test) skips that script, the first just-bash
+  // transforms, and still changes every script the block runs from a file or a string: `bash f`,
+  // `source f`, `eval`, `bash -c`, `xargs`, whose text the block's does not show.
+  const gated = (plugin: TransformPlugin, needed: (text: string) => boolean) =>
+    bash.registerTransformPlugin(forScriptsItRuns(plugin, needed(script)));
+  // An arithmetic expression holding `${` is expanded as text first (WS-172).
+  gated(arithTextPlugin, mayExpandInArithmetic);
   // Every script: a command named by an expansion of several words runs its first (WS-174).
   bash.registerTransformPlugin(commandWordsPlugin);
-  // Only a block whose text declares with `=(` can declare an array with expansions (WS-175).
-  if (mayDeclareArrays(message.script)) bash.registerTransformPlugin(declaredArraysPlugin);
-  // Only a block whose text names `getopts` can run it (WS-173).
-  if (mayRunGetopts(message.script)) bash.registerTransformPlugin(getoptsPlugin);
-  // Only a block whose text has a `for` can hold one without `in` (WS-171).
-  if (message.script.includes("for")) bash.registerTransformPlugin(forArgsPlugin);
+  // A declaration of an array gets one element per word (WS-175).
+  gated(declaredArraysPlugin, mayDeclareArrays);
+  // `getopts` leaves `OPTIND` set (WS-173).
+  gated(getoptsPlugin, mayRunGetopts);
+  // A `for` without `in` iterates over the arguments (WS-171).
+  gated(forArgsPlugin, (text) => text.includes("for"));
   bash.registerTransformPlugin(braceRangePlugin);
   // Only a block whose text names `trap` can set one its shell runs (WS-123).
-  if (message.script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
-  // Only a block whose text can turn errexit on needs bash's exemptions in and-or lists (WS-149).
-  // Only a block whose text may hold a glob ending in `/` needs bash's folders-only match (WS-151);
-  // before the errexit lists, which then exempt the group a later part of a list becomes.
-  if (MAY_GLOB_DIRS.test(message.script)) bash.registerTransformPlugin(dirGlobsPlugin);
-  // Only a block whose text can turn nounset on meets just-bash's `"${NAME:-}"` shortcut (WS-152).
-  if (MAY_SET_NOUNSET.test(message.script)) bash.registerTransformPlugin(nounsetDefaultsPlugin);
+  if (script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
+  // A glob ending in `/` matches folders only (WS-151); before the errexit lists, which then
+  // exempt the group a later part of a list becomes.
+  gated(dirGlobsPlugin, (text) => MAY_GLOB_DIRS.test(text));
+  // Under nounset, just-bash's `"${NAME:-}"` shortcut is widened (WS-152).
+  gated(nounsetDefaultsPlugin, (text) => MAY_SET_NOUNSET.test(text));
   // Every script: a compound command sending stdout and stderr to one place keeps their order
   // (WS-166).
   bash.registerTransformPlugin(mergedStreamsPlugin);
   // Every script: a sourced or eval'd one may redirect where the block's text does not (WS-154).
   // Before the errexit lists, which then exempt the group a part of a list becomes.
   bash.registerTransformPlugin(redirectFailuresPlugin);
-  // Only a block whose text joins an array with `[*]` can assign one (WS-169); before the
-  // assignments' status, which then gives the join's own assignment status 0 too.
-  if (MAY_JOIN_ARRAYS.test(message.script)) bash.registerTransformPlugin(starJoinsPlugin);
+  // `"${arr[*]}"` expanded to one string joins with `IFS` (WS-169); before the assignments'
+  // status, which then gives the join's own assignment status 0 too.
+  gated(starJoinsPlugin, (text) => MAY_JOIN_ARRAYS.test(text));
   // Every script: an assignment alone ends with status 0 (WS-150, WS-168); before the errexit
   // lists, so it does wherever they move it, and their own assignments are left as they write them.
   bash.registerTransformPlugin(assignmentStatusPlugin);
-  if (MAY_SET_ERREXIT.test(message.script)) {
-    // A command substitution runs with errexit off, as in bash (WS-170).
-    if (!INHERITS_ERREXIT.test(message.script)) {
-      bash.registerTransformPlugin(substitutionErrexitPlugin);
-    }
-    bash.registerTransformPlugin(errexitListsPlugin);
+  // A command substitution runs with errexit off, as in bash (WS-170), unless the block asks
+  // for bash's switches that make it inherit.
+  if (!INHERITS_ERREXIT.test(script)) {
+    gated(substitutionErrexitPlugin, (text) => MAY_SET_ERREXIT.test(text));
   }
+  // bash's exemptions from errexit in and-or lists (WS-149).
+  gated(errexitListsPlugin, (text) => MAY_SET_ERREXIT.test(text));
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
   bash.registerTransformPlugin(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
   try {
