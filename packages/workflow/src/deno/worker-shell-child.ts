@@ -29,6 +29,7 @@ import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-errors.ts";
+import { parsedScriptsPlugin, transformParsedScripts } from "./worker-shell-parsed-scripts.ts";
 import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { MAY_JOIN_ARRAYS, starJoinsPlugin } from "./worker-shell-star-joins.ts";
@@ -207,8 +208,10 @@ const UNGUARDED = { defenseInDepth: false } as const;
  * first two end the shell as in bash (WS-153, WS-165).
  */
 const warmed: Promise<void> = makeShellErrorsFatal(() =>
-  new Bash({ commands: COMMANDS, ...UNGUARDED })
-    .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_FATAL_ERRORS}`)
+  transformParsedScripts(() =>
+    new Bash({ commands: COMMANDS, ...UNGUARDED })
+      .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_FATAL_ERRORS}`)
+  )
 ).then(() => {}, () => {});
 
 /**
@@ -679,26 +682,30 @@ async function runBlock(message: RunMessage): Promise<void> {
       maxLiveBytes: 1024 * MIB,
     },
   });
-  bash.registerTransformPlugin(unsetMessagePlugin);
+  // The transforms, in order; registered with the one that makes every script just-bash parses
+  // while the block runs (`eval`, `source`, `./script.sh`) pass through them too (WS-177).
+  const plugins: TransformPlugin[] = [];
+  const use = (plugin: TransformPlugin) => plugins.push(plugin);
+  use(unsetMessagePlugin);
   const script = message.script;
   // A plugin the block's own text cannot need (its test) skips that script, the first just-bash
   // transforms, and still changes every script the block runs from a file or a string: `bash f`,
   // `source f`, `eval`, `bash -c`, `xargs`, whose text the block's does not show.
   const gated = (plugin: TransformPlugin, needed: (text: string) => boolean) =>
-    bash.registerTransformPlugin(forScriptsItRuns(plugin, needed(script)));
+    use(forScriptsItRuns(plugin, needed(script)));
   // An arithmetic expression holding `${` is expanded as text first (WS-172).
   gated(arithTextPlugin, mayExpandInArithmetic);
   // Every script: a command named by an expansion of several words runs its first (WS-174).
-  bash.registerTransformPlugin(commandWordsPlugin);
+  use(commandWordsPlugin);
   // A declaration of an array gets one element per word (WS-175).
   gated(declaredArraysPlugin, mayDeclareArrays);
   // `getopts` leaves `OPTIND` set (WS-173).
   gated(getoptsPlugin, mayRunGetopts);
   // A `for` without `in` iterates over the arguments (WS-171).
   gated(forArgsPlugin, (text) => text.includes("for"));
-  bash.registerTransformPlugin(braceRangePlugin);
+  use(braceRangePlugin);
   // Only a block whose text names `trap` can set one its shell runs (WS-123).
-  if (script.includes("trap")) bash.registerTransformPlugin(traps.plugin);
+  if (script.includes("trap")) use(traps.plugin);
   // A glob ending in `/` matches folders only (WS-151); before the errexit lists, which then
   // exempt the group a later part of a list becomes.
   gated(dirGlobsPlugin, (text) => MAY_GLOB_DIRS.test(text));
@@ -706,16 +713,16 @@ async function runBlock(message: RunMessage): Promise<void> {
   gated(nounsetDefaultsPlugin, (text) => MAY_SET_NOUNSET.test(text));
   // Every script: a compound command sending stdout and stderr to one place keeps their order
   // (WS-166).
-  bash.registerTransformPlugin(mergedStreamsPlugin);
+  use(mergedStreamsPlugin);
   // Every script: a sourced or eval'd one may redirect where the block's text does not (WS-154).
   // Before the errexit lists, which then exempt the group a part of a list becomes.
-  bash.registerTransformPlugin(redirectFailuresPlugin);
+  use(redirectFailuresPlugin);
   // `"${arr[*]}"` expanded to one string joins with `IFS` (WS-169); before the assignments'
   // status, which then gives the join's own assignment status 0 too.
   gated(starJoinsPlugin, (text) => MAY_JOIN_ARRAYS.test(text));
   // Every script: an assignment alone ends with status 0 (WS-150, WS-168); before the errexit
   // lists, so it does wherever they move it, and their own assignments are left as they write them.
-  bash.registerTransformPlugin(assignmentStatusPlugin);
+  use(assignmentStatusPlugin);
   // A command substitution runs with errexit off, as in bash (WS-170), unless the block asks
   // for bash's switches that make it inherit.
   if (!INHERITS_ERREXIT.test(script)) {
@@ -724,7 +731,10 @@ async function runBlock(message: RunMessage): Promise<void> {
   // bash's exemptions from errexit in and-or lists (WS-149).
   gated(errexitListsPlugin, (text) => MAY_SET_ERREXIT.test(text));
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
-  bash.registerTransformPlugin(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
+  use(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
+  for (const plugin of [...plugins, parsedScriptsPlugin(plugins)]) {
+    bash.registerTransformPlugin(plugin);
+  }
   try {
     const result = await bash.exec(message.script, { signal: hostWatch });
     const trapped = await traps.end(bash, result, result.exitCode, hostWatch);

@@ -7,8 +7,8 @@ import { assertBashCases } from "./_test-bash-cases.ts";
  * list and a command substitution that fails, arithmetic holding `${…}`),
  * run by `bash`, `sh` and `bash -c` from blocks whose text names none of
  * those. Before, each was left to just-bash (`<x>`, `<y>`, and the script
- * ended at the substitution). just-bash passes the text of `source` and
- * `eval` through no transform.
+ * ended at the substitution). The text of `source` and `eval`: WS-177's
+ * tests.
  */
 Deno.test("worker shell: a script run by bash, sh or bash -c gets the transforms its text needs", async () => {
   const lib = [

@@ -1,0 +1,131 @@
+/**
+ * Scripts just-bash parses while a block runs get the block's transforms
+ * (WS-177): the text of `eval`, a file read by `source` or `.`, a script run
+ * by its path (`./build.sh`, one found on `PATH`), and a `$( )` it reads
+ * again from a here-document's text.
+ *
+ * just-bash runs the transforms of a `Bash` on each script its `exec` is
+ * given (the block's, `bash -c`, `bash f`, `xargs`, a trap's handler), but
+ * parses those others itself and hands their syntax tree straight to its
+ * interpreter. So none of Worker Shell's fixes reached them: a library a
+ * block sourced, whose `run() { "$@"; }` looked for a command named
+ * `echo hello` (WS-174), whose `v=$(false; echo fallback)` ended the script
+ * under `set -e` (WS-170), whose `for x; do` split its arguments at spaces
+ * (WS-171); an `eval`'d `$(( 10#${n} + 1 ))` read `${n}` as unset (WS-172).
+ *
+ * The interpreter's class is not exported. The warm-up (worker-shell-child.ts)
+ * runs a script while a hook on `Function.prototype.bind` watches for the
+ * interpreter binding its own `executeScript` (each interpreter does, when
+ * it is made); the hook is removed before the warm-up's promise settles.
+ * The prototype's `executeScript` is then wrapped: a syntax tree the
+ * transforms have not produced passes through them first.
+ *
+ * Invariants:
+ * - A tree is transformed once. The last transform of a block marks every
+ *   script node of the tree it returns (the script, and the body of each
+ *   command and process substitution in it), so the interpreter running a
+ *   substitution's body, or the tree `exec` just transformed, finds it
+ *   marked and runs it as it is; only a tree just-bash parsed itself is not.
+ * - The transforms are the block's, in the block's order, with the gated
+ *   ones applied (the block's text is what told them they were not needed).
+ *   The ones that act on the block's own script alone (streaming, traps)
+ *   leave these as they are, as they leave `bash -c`'s.
+ * - An interpreter the warm-up did not meet (another just-bash) is left as
+ *   it was: those scripts run untransformed, as before. The version is
+ *   pinned (worker-shell-child-lock.json) and tests hold the behaviour.
+ *
+ * @module
+ */
+import type { ScriptNode, TransformPlugin } from "just-bash";
+
+type ExecuteScript = (this: object, ast: ScriptNode) => Promise<unknown>;
+
+/** The block's transforms for a tree just-bash parsed while it ran; none before the first block. */
+let transformParsed: ((ast: ScriptNode) => ScriptNode) | undefined;
+
+const ordinaryBind = Function.prototype.bind;
+
+/**
+ * Runs `meet` (which must run a script in a `Bash`) while watching for the
+ * interpreter binding its `executeScript`, then wraps that method so each
+ * tree it is given passes through the block's transforms (see
+ * {@linkcode parsedScriptsPlugin}). Resolves whether it found the
+ * interpreter; `meet`'s own failure is the caller's.
+ */
+export async function transformParsedScripts(meet: () => Promise<unknown>): Promise<boolean> {
+  let interpreter: { executeScript: ExecuteScript } | undefined;
+  Object.defineProperty(Function.prototype, "bind", {
+    configurable: true,
+    writable: true,
+    value(this: (...args: unknown[]) => unknown, thisArg: unknown, ...args: unknown[]) {
+      if (
+        interpreter === undefined && this.name === "executeScript" &&
+        typeof thisArg === "object" && thisArg !== null
+      ) {
+        const prototype = Object.getPrototypeOf(thisArg);
+        if (prototype?.executeScript === this) interpreter = prototype;
+      }
+      return Reflect.apply(ordinaryBind, this, [thisArg, ...args]);
+    },
+  });
+  try {
+    await meet();
+  } finally {
+    Object.defineProperty(Function.prototype, "bind", {
+      configurable: true,
+      writable: true,
+      value: ordinaryBind,
+    });
+  }
+  if (!interpreter) return false;
+  const execute = interpreter.executeScript;
+  Object.defineProperty(interpreter, "executeScript", {
+    configurable: true,
+    writable: true,
+    value(this: object, ast: ScriptNode): Promise<unknown> {
+      return Reflect.apply(execute, this, [transformParsed ? transformParsed(ast) : ast]);
+    },
+  });
+  return true;
+}
+
+/**
+ * The last transform of a block's `Bash`, given the ones before it: it marks
+ * the trees they produce, and makes every tree just-bash parses itself while
+ * this block runs pass through `plugins` (and so be marked) before it runs.
+ */
+export function parsedScriptsPlugin(plugins: readonly TransformPlugin[]): TransformPlugin {
+  const transformed = new WeakSet<object>();
+  const plugin: TransformPlugin = {
+    name: "xmd-parsed-scripts",
+    transform({ ast }) {
+      markScripts(ast, transformed);
+      return { ast };
+    },
+  };
+  transformParsed = (ast) => {
+    if (transformed.has(ast)) return ast;
+    let metadata = Object.create(null);
+    for (const each of [...plugins, plugin]) {
+      const result = each.transform({ ast, metadata });
+      ast = result.ast;
+      if (result.metadata) metadata = { ...metadata, ...result.metadata };
+    }
+    return ast;
+  };
+  return plugin;
+}
+
+/** Adds every script node of `node` (itself, and each substitution's body in it) to `into`. */
+function markScripts(node: unknown, into: WeakSet<object>): void {
+  if (typeof node !== "object" || node === null) return;
+  if (Array.isArray(node)) {
+    for (const item of node) markScripts(item, into);
+    return;
+  }
+  if ((node as { type?: unknown }).type === "Script") into.add(node);
+  for (const key in node) {
+    const value = (node as Record<string, unknown>)[key];
+    if (typeof value === "object" && value !== null) markScripts(value, into);
+  }
+}
