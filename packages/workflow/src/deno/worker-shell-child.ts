@@ -173,6 +173,12 @@ const OWN_COMMANDS = namingFoldersIn([
   sha512sumCommand,
 ]);
 
+/** bash's exemptions from errexit in and-or lists (WS-149), for a shell of these commands (WS-178). */
+const errexitLists = errexitListsPlugin([
+  ...COMMANDS ?? [],
+  ...OWN_COMMANDS.map((command) => command.name),
+]);
+
 /** The name of every command a block can run without the Workspace holding it. */
 const COMMAND_NAMES: ReadonlySet<string> = new Set([
   ...(COMMANDS ?? []),
@@ -729,7 +735,7 @@ async function runBlock(message: RunMessage): Promise<void> {
     gated(substitutionErrexitPlugin, (text) => MAY_SET_ERREXIT.test(text));
   }
   // bash's exemptions from errexit in and-or lists (WS-149).
-  gated(errexitListsPlugin, (text) => MAY_SET_ERREXIT.test(text));
+  gated(errexitLists, (text) => MAY_SET_ERREXIT.test(text));
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
   use(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
   for (const plugin of [...plugins, parsedScriptsPlugin(plugins)]) {

@@ -26,9 +26,11 @@
  *
  * Invariants:
  * - Only a statement with a part that holds a compound command, a call of a
- *   function the block defines, `eval`, `source` or `.` is rewritten, and
- *   only in a block whose text can turn errexit on; any other runs as
- *   written. A background statement or one with a deferred syntax error is
+ *   function the script defines, `eval`, `source` or `.`, or of a name that
+ *   is neither a builtin nor one of the shell's commands (a function defined
+ *   where the script does not show it: a sourced library, `eval`; WS-178)
+ *   is rewritten, and only in a block whose text can turn errexit on; any
+ *   other runs as written. A background statement or one with a deferred syntax error is
  *   left as it is.
  * - Status, `$?` and output order are bash's; what differs is `PIPESTATUS`
  *   after a skipped part, `set -x` tracing the added tests, and the variable
@@ -112,30 +114,60 @@ function functionNames(script: ScriptNode): Set<string> {
   return names;
 }
 
-/** Whether `command` can run statements of its own, whose failure just-bash would not exempt. */
-function holdsStatements(command: CommandNode, functions: Set<string>): boolean {
+/**
+ * bash's builtins that run none of the caller's statements (`eval`, `source`
+ * and `.` do: {@linkcode RUNS_STATEMENTS}); just-bash exempts a simple
+ * command calling one as bash does.
+ */
+// deno-fmt-ignore
+const BUILTINS: ReadonlySet<string> = new Set([
+  ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
+  "complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "exec", "exit",
+  "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let",
+  "local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
+  "return", "set", "shift", "shopt", "suspend", "test", "times", "trap", "true", "type", "typeset",
+  "ulimit", "umask", "unalias", "unset", "wait",
+]);
+
+/** What a script's calls are known to be: its own functions, and the shell's commands. */
+interface Callees {
+  readonly functions: ReadonlySet<string>;
+  readonly commands: ReadonlySet<string>;
+}
+
+/**
+ * Whether `command` can run statements of its own, whose failure just-bash
+ * would not exempt: a compound command, `eval`, `source`, a function the
+ * script defines, or a name that is neither a builtin nor one of the shell's
+ * commands, which may name a function defined where the script does not
+ * show it (a sourced library, an `eval`, the block before).
+ */
+function holdsStatements(command: CommandNode, callees: Callees): boolean {
   if (command.type === "FunctionDef") return false;
   if (command.type !== "SimpleCommand") {
     return command.type !== "ArithmeticCommand" && command.type !== "ConditionalCommand";
   }
   const parts = command.name?.parts;
   if (parts?.length !== 1 || parts[0].type !== "Literal") return false;
-  return functions.has(parts[0].value) || RUNS_STATEMENTS.has(parts[0].value);
+  const name = parts[0].value;
+  if (callees.functions.has(name) || RUNS_STATEMENTS.has(name)) return true;
+  // A path names a script, not a function.
+  return !name.includes("/") && !BUILTINS.has(name) && !callees.commands.has(name);
 }
 
-function exempted(pipeline: PipelineNode, functions: Set<string>): boolean {
-  return pipeline.commands.some((command) => holdsStatements(command, functions));
+function exempted(pipeline: PipelineNode, callees: Callees): boolean {
+  return pipeline.commands.some((command) => holdsStatements(command, callees));
 }
 
 /** The statements that run `statement` with bash's errexit exemptions, or undefined if it needs none. */
-function rewritten(statement: StatementNode, functions: Set<string>): StatementNode[] | undefined {
+function rewritten(statement: StatementNode, callees: Callees): StatementNode[] | undefined {
   if (statement.background || statement.deferredError || written.has(statement)) return undefined;
   const { pipelines, operators, line } = statement;
   const last = pipelines.length - 1;
   // A negated last part is exempt too; any other last part runs as written.
-  const lastInCondition = pipelines[last].negated && exempted(pipelines[last], functions);
+  const lastInCondition = pipelines[last].negated && exempted(pipelines[last], callees);
   const risky = pipelines.some((pipeline, i) =>
-    (i < last || lastInCondition) && exempted(pipeline, functions)
+    (i < last || lastInCondition) && exempted(pipeline, callees)
   );
   if (!risky) return undefined;
   const out: StatementNode[] = [tried(pipelines[0], line)];
@@ -160,9 +192,9 @@ function isStatement(value: unknown): value is StatementNode {
   return (value as { type?: unknown } | null)?.type === "Statement";
 }
 
-/** Rewrites, in place, every statement list under `script` that needs it. */
-function rewriteAll(script: ScriptNode): void {
-  const functions = functionNames(script);
+/** Rewrites, in place, every statement list under `script` that needs it, in a shell of `commands`. */
+function rewriteAll(script: ScriptNode, commands: ReadonlySet<string>): void {
+  const callees: Callees = { functions: functionNames(script), commands };
   const stack: object[] = [script];
   while (stack.length > 0) {
     const value = stack.pop() as Record<string, unknown>;
@@ -171,7 +203,7 @@ function rewriteAll(script: ScriptNode): void {
       if (
         key !== CONDITION && Array.isArray(child) && child.length > 0 && child.every(isStatement)
       ) {
-        value[key] = child.flatMap((statement) => rewritten(statement, functions) ?? [statement]);
+        value[key] = child.flatMap((statement) => rewritten(statement, callees) ?? [statement]);
       }
       // The parts moved into new statements are visited there, once.
       stack.push(value[key] as object);
@@ -179,11 +211,14 @@ function rewriteAll(script: ScriptNode): void {
   }
 }
 
-/** The transform (stateless: one object serves every block). */
-export const errexitListsPlugin: TransformPlugin = {
-  name: "xmd-errexit-lists",
-  transform({ ast }): { ast: ScriptNode } {
-    rewriteAll(ast);
-    return { ast };
-  },
-};
+/** The transform for a shell whose commands are named `commands` (stateless: one serves every block). */
+export function errexitListsPlugin(commands: Iterable<string>): TransformPlugin {
+  const known = new Set(commands);
+  return {
+    name: "xmd-errexit-lists",
+    transform({ ast }): { ast: ScriptNode } {
+      rewriteAll(ast, known);
+      return { ast };
+    },
+  };
+}

@@ -107,3 +107,34 @@ Deno.test("worker shell errexit: under set -x an assignment alone traces as writ
     ["set -x; a=(p q); echo ${a[1]}", "+ __xmd_zero=\n+ echo q\nq\n", 0],
   ]);
 });
+
+/**
+ * A function the block's text does not define, called in an and-or list under
+ * `set -e` (WS-178): one from a sourced library or an `eval` runs its body to
+ * its end as in bash (GNU bash 5.2's output below), where it ended the block
+ * at its first failure. A command the shell has, a builtin and a missing
+ * command keep their statuses.
+ */
+Deno.test("worker shell errexit: a function from a sourced library or eval is exempt in an and-or list, as in bash", async () => {
+  const lib = "printf 'check() { false; echo \"in check\"; }\\n' > lib.sh";
+  await assertBashCases([
+    [`${lib}; set -e; . ./lib.sh; check || echo handled; echo end`, "in check\nend\n", 0],
+    [
+      `${lib}; set -e; source lib.sh; ! check; check && echo "and $?"; echo end`,
+      "in check\nin check\nand 0\nend\n",
+      0,
+    ],
+    [
+      "set -e; eval 'check() { false; echo \"in check\"; }'; check || echo handled; echo end",
+      "in check\nend\n",
+      0,
+    ],
+    [`${lib}; set -e; . ./lib.sh; check; echo end`, "", 1],
+    [
+      'set -e; grep -q x /dev/null || echo "grep $?"; read -r v < /dev/null || echo "read $?"; echo end',
+      "grep 1\nread 1\nend\n",
+      0,
+    ],
+    ['set -e; nosuchcmd 2>/dev/null || echo "missing $?"; echo end', "missing 127\nend\n", 0],
+  ], { fresh: true });
+});
