@@ -24,6 +24,7 @@ import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { errexitListsPlugin, MAY_SET_ERREXIT } from "./worker-shell-errexit.ts";
+import { functionStatusPlugin } from "./worker-shell-function-status.ts";
 import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
 import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
@@ -734,6 +735,8 @@ async function runBlock(message: RunMessage): Promise<void> {
   if (!INHERITS_ERREXIT.test(script)) {
     gated(substitutionErrexitPlugin, (text) => MAY_SET_ERREXIT.test(text));
   }
+  // A function whose status came from an exempt failure still ends the script at its call (WS-179).
+  gated(functionStatusPlugin, (text) => MAY_SET_ERREXIT.test(text));
   // bash's exemptions from errexit in and-or lists (WS-149).
   gated(errexitLists, (text) => MAY_SET_ERREXIT.test(text));
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).

@@ -138,3 +138,30 @@ Deno.test("worker shell errexit: a function from a sourced library or eval is ex
     ['set -e; nosuchcmd 2>/dev/null || echo "missing $?"; echo end', "missing 127\nend\n", 0],
   ], { fresh: true });
 });
+
+/**
+ * Under `set -e`, a function whose status came from a failure bash exempts
+ * inside it (the last statement `[ … ] && …`) ends the script at its call,
+ * as in bash (WS-179; GNU bash 5.2's output below), where just-bash let the
+ * exemption reach the call and went on. A group, `if` or loop whose status
+ * came that way still does not, and neither does a call bash exempts.
+ */
+Deno.test("worker shell errexit: a function returning an exempt failure ends the script at its call, as in bash", async () => {
+  await assertBashCases([
+    ['set -e; log() { [ "$VERBOSE" = 1 ] && echo "log: $*"; }; log start; echo after', "", 1],
+    ['set -e; f() { [ -n "$1" ] && echo "has $1"; }; f a; f; echo after', "has a\n", 1],
+    ["set -e; f() { { false && :; }; }; f; echo after", "", 1],
+    ["set -e; f() { for i in 1 2; do [ $i = 3 ] && echo 3; done; }; f; echo after", "", 1],
+    ["set -e; f() { false && :; }; true && f; echo after", "", 1],
+    ["set -e; f() { false && :; }; v=$(f); echo after", "", 1],
+    // Unchanged: a compound command's status, and calls bash exempts.
+    ["set -e; { false && :; }; if :; then false && :; fi; echo after", "after\n", 0],
+    ["set -e; for i in 1; do false && :; done; echo after", "after\n", 0],
+    [
+      'set -e; f() { [ -n "$1" ] && echo has; }; f || echo "or $?"; if f; then :; else echo else; fi; f | cat; echo after',
+      "or 1\nelse\nafter\n",
+      0,
+    ],
+    ['f() { false && :; }; f; echo "no errexit $?"', "no errexit 1\n", 0],
+  ]);
+});
