@@ -24,7 +24,7 @@ import type { ReplyMessage, RunMessage } from "./worker-shell-protocol.ts";
 import { OutputDecoder } from "./worker-shell-output.ts";
 import { braceRangePlugin } from "./worker-shell-brace-ranges.ts";
 import { errexitListsPlugin, MAY_SET_ERREXIT } from "./worker-shell-errexit.ts";
-import { functionStatusPlugin } from "./worker-shell-function-status.ts";
+import { functionStatusPlugin, parsedStatusPlugin } from "./worker-shell-function-status.ts";
 import { assignmentStatusPlugin } from "./worker-shell-assignment-status.ts";
 import { dirGlobsPlugin, MAY_GLOB_DIRS } from "./worker-shell-dir-globs.ts";
 import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-defaults.ts";
@@ -741,7 +741,9 @@ async function runBlock(message: RunMessage): Promise<void> {
   gated(errexitLists, (text) => MAY_SET_ERREXIT.test(text));
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
   use(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
-  for (const plugin of [...plugins, parsedScriptsPlugin(plugins)]) {
+  // A script just-bash parses itself has its status checked at the command that ran it (WS-179).
+  const parsed = parsedScriptsPlugin([...plugins, parsedStatusPlugin]);
+  for (const plugin of [...plugins, parsed]) {
     bash.registerTransformPlugin(plugin);
   }
   try {

@@ -21,6 +21,12 @@
  * call of `eval`, `source` or `.`. `return` runs as a statement of its own,
  * which just-bash starts with no exemption, and passes on the body's status.
  *
+ * The text of `eval` or `source` and a script run by its path are checked
+ * the same way at the command that ran them: when its last statement may
+ * leave that memory, such a script ends with `(exit $?)`
+ * ({@linkcode parsedStatusPlugin}), so `set -e; . ./env.sh` whose last line
+ * is `[ -n "$DEBUG" ] && set -x` ends the script, as in bash.
+ *
  * Invariants:
  * - The function's status, output and `$?` are unchanged; just-bash does not
  *   trace `return` under `set -x` (bash would trace `return N`).
@@ -73,6 +79,25 @@ function returnStatuses(root: object): void {
     }
   }
 }
+
+const EXIT_STATUS = parse("(exit $?)").statements[0];
+
+/**
+ * The transform for the scripts just-bash parses itself (the text of `eval`,
+ * a sourced file, a script run by its path): their status is checked at the
+ * command that ran them, as a function's is, so one whose last statement may
+ * leave an exemption ends with `(exit $?)`, a statement of its own that
+ * keeps the status (`return` would leave the function around an `eval`).
+ * just-bash does not trace it under `set -x`.
+ */
+export const parsedStatusPlugin: TransformPlugin = {
+  name: "xmd-parsed-status",
+  transform({ ast }): { ast: ScriptNode } {
+    const last = ast.statements.at(-1);
+    if (!last || last.background || !mayLeaveExemption(last)) return { ast };
+    return { ast: { ...ast, statements: [...ast.statements, structuredClone(EXIT_STATUS)] } };
+  },
+};
 
 /** The transform (stateless): every script just-bash runs that may turn errexit on. */
 export const functionStatusPlugin: TransformPlugin = {

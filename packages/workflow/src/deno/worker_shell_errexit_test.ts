@@ -143,7 +143,8 @@ Deno.test("worker shell errexit: a function from a sourced library or eval is ex
  * Under `set -e`, a function whose status came from a failure bash exempts
  * inside it (the last statement `[ … ] && …`) ends the script at its call,
  * as in bash (WS-179; GNU bash 5.2's output below), where just-bash let the
- * exemption reach the call and went on. A group, `if` or loop whose status
+ * exemption reach the call and went on; so does the text of `eval` or
+ * `source` ending that way. A group, `if` or loop whose status
  * came that way still does not, and neither does a call bash exempts.
  */
 Deno.test("worker shell errexit: a function returning an exempt failure ends the script at its call, as in bash", async () => {
@@ -154,6 +155,15 @@ Deno.test("worker shell errexit: a function returning an exempt failure ends the
     ["set -e; f() { for i in 1 2; do [ $i = 3 ] && echo 3; done; }; f; echo after", "", 1],
     ["set -e; f() { false && :; }; true && f; echo after", "", 1],
     ["set -e; f() { false && :; }; v=$(f); echo after", "", 1],
+    // The text of `eval` and `source` is checked at the command that ran it.
+    ['set -e; eval "false && :"; echo after', "", 1],
+    [
+      "set -e; printf '[ -n \"$DEBUG\" ] && set -x\\n' > env.sh; . ./env.sh; echo after",
+      "",
+      1,
+    ],
+    ["set -e; eval 'false && :' || echo caught; echo end", "caught\nend\n", 0],
+    ['set -e; f() { eval "false && :"; echo in-f; }; f || echo "f $?"; echo end', "in-f\nend\n", 0],
     // Unchanged: a compound command's status, and calls bash exempts.
     ["set -e; { false && :; }; if :; then false && :; fi; echo after", "after\n", 0],
     ["set -e; for i in 1; do false && :; done; echo after", "after\n", 0],
