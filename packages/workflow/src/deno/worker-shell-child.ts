@@ -45,6 +45,7 @@ import {
   substitutionErrexitPlugin,
 } from "./worker-shell-substitution-errexit.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
+import { whichCommand } from "./worker-shell-which.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { awkCommand } from "./worker-shell-awk.ts";
@@ -172,12 +173,7 @@ const OWN_COMMANDS = namingFoldersIn([
   sha224sumCommand,
   sha384sumCommand,
   sha512sumCommand,
-]);
-
-/** bash's exemptions from errexit in and-or lists (WS-149), for a shell of these commands (WS-178). */
-const errexitLists = errexitListsPlugin([
-  ...COMMANDS ?? [],
-  ...OWN_COMMANDS.map((command) => command.name),
+  whichCommand,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
@@ -185,6 +181,9 @@ const COMMAND_NAMES: ReadonlySet<string> = new Set([
   ...(COMMANDS ?? []),
   ...OWN_COMMANDS.map((command) => command.name),
 ]);
+
+/** bash's exemptions from errexit in and-or lists (WS-149), for a shell of these commands (WS-178). */
+const errexitLists = errexitListsPlugin(COMMAND_NAMES);
 
 const MIB = 1024 * 1024;
 
