@@ -46,6 +46,7 @@ import {
 } from "./worker-shell-substitution-errexit.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { whichCommand } from "./worker-shell-which.ts";
+import { MAY_READ_SUBSTITUTION, readSubstitutionPlugin } from "./worker-shell-read-substitution.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { awkCommand } from "./worker-shell-awk.ts";
@@ -701,6 +702,8 @@ async function runBlock(message: RunMessage): Promise<void> {
     use(forScriptsItRuns(plugin, needed(script)));
   // An arithmetic expression holding `${` is expanded as text first (WS-172).
   gated(arithTextPlugin, mayExpandInArithmetic);
+  // `$(<FILE)` says why it read nothing (WS-182).
+  gated(readSubstitutionPlugin, (text) => MAY_READ_SUBSTITUTION.test(text));
   // Every script: a command named by an expansion of several words runs its first (WS-174).
   use(commandWordsPlugin);
   // A declaration of an array gets one element per word (WS-175).
