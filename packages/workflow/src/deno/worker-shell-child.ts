@@ -46,6 +46,12 @@ import {
 } from "./worker-shell-substitution-errexit.ts";
 import { cmpCommand } from "./worker-shell-cmp.ts";
 import { whichCommand } from "./worker-shell-which.ts";
+import {
+  backgroundPlugin,
+  jobCommand,
+  MAY_RUN_JOBS,
+  waitCommand,
+} from "./worker-shell-background.ts";
 import { MAY_READ_SUBSTITUTION, readSubstitutionPlugin } from "./worker-shell-read-substitution.ts";
 import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
@@ -175,6 +181,8 @@ const OWN_COMMANDS = namingFoldersIn([
   sha384sumCommand,
   sha512sumCommand,
   whichCommand,
+  jobCommand,
+  waitCommand,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
@@ -741,6 +749,9 @@ async function runBlock(message: RunMessage): Promise<void> {
   gated(functionStatusPlugin, (text) => MAY_SET_ERREXIT.test(text));
   // bash's exemptions from errexit in and-or lists (WS-149).
   gated(errexitLists, (text) => MAY_SET_ERREXIT.test(text));
+  // A background job gets bash's statuses, `$!` and `wait` (WS-183); after the errexit lists,
+  // which would exempt the inside of the subshell a job becomes.
+  gated(backgroundPlugin, (text) => MAY_RUN_JOBS.test(text));
   // A block that may turn xtrace on streams each statement's trace before its output (WS-167).
   use(streamingPlugin(MAY_SET_XTRACE.test(message.script)));
   // A script just-bash parses itself has its status checked at the command that ran it (WS-179).
