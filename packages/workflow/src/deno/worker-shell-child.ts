@@ -31,6 +31,8 @@ import { MAY_SET_NOUNSET, nounsetDefaultsPlugin } from "./worker-shell-nounset-d
 import { unsetMessagePlugin } from "./worker-shell-unset-messages.ts";
 import { makeShellErrorsFatal, MEET_FATAL_ERRORS } from "./worker-shell-fatal-errors.ts";
 import { parsedScriptsPlugin, transformParsedScripts } from "./worker-shell-parsed-scripts.ts";
+import { captureInterpreter } from "./worker-shell-interpreter.ts";
+import { MAY_TRAP_ERR, runErrTraps } from "./worker-shell-err-trap.ts";
 import { MAY_SET_XTRACE, streamingPlugin, streamOf } from "./worker-shell-streaming.ts";
 import { mergedStreamsPlugin } from "./worker-shell-merged-streams.ts";
 import { MAY_JOIN_ARRAYS, starJoinsPlugin } from "./worker-shell-star-joins.ts";
@@ -220,14 +222,21 @@ const UNGUARDED = { defenseInDepth: false } as const;
  * process with it, and it leaves what any earlier block leaves: just-bash's
  * loaded modules, never a file, a variable or output. It also meets an
  * unbound variable, an arithmetic error and an `exit` once, which lets the
- * first two end the shell as in bash (WS-153, WS-165).
+ * first two end the shell as in bash (WS-153, WS-165), and finds the
+ * interpreter Worker Shell hooks (worker-shell-interpreter.ts).
  */
-const warmed: Promise<void> = makeShellErrorsFatal(() =>
-  transformParsedScripts(() =>
+const warmed: Promise<void> = makeShellErrorsFatal(async () => {
+  const interpreter = await captureInterpreter(() =>
     new Bash({ commands: COMMANDS, ...UNGUARDED })
       .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_FATAL_ERRORS}`)
-  )
-).then(() => {}, () => {});
+  );
+  // The interpreter's hooks: the scripts it parses itself get the block's transforms (WS-177),
+  // and a failing statement runs the ERR trap (WS-184).
+  if (interpreter) {
+    transformParsedScripts(interpreter);
+    runErrTraps(interpreter);
+  }
+}).then(() => {}, () => {});
 
 /**
  * Ends this process once the host is gone, even while a block computes. The
@@ -745,10 +754,12 @@ async function runBlock(message: RunMessage): Promise<void> {
   if (!INHERITS_ERREXIT.test(script)) {
     gated(substitutionErrexitPlugin, (text) => MAY_SET_ERREXIT.test(text));
   }
+  // bash's exemptions from errexit are the ERR trap's too (WS-184).
+  const mayExempt = (text: string) => MAY_SET_ERREXIT.test(text) || MAY_TRAP_ERR.test(text);
   // A function whose status came from an exempt failure still ends the script at its call (WS-179).
-  gated(functionStatusPlugin, (text) => MAY_SET_ERREXIT.test(text));
+  gated(functionStatusPlugin, mayExempt);
   // bash's exemptions from errexit in and-or lists (WS-149).
-  gated(errexitLists, (text) => MAY_SET_ERREXIT.test(text));
+  gated(errexitLists, mayExempt);
   // A background job gets bash's statuses, `$!` and `wait` (WS-183); after the errexit lists,
   // which would exempt the inside of the subshell a job becomes.
   gated(backgroundPlugin, (text) => MAY_RUN_JOBS.test(text));

@@ -13,12 +13,9 @@
  * under `set -e` (WS-170), whose `for x; do` split its arguments at spaces
  * (WS-171); an `eval`'d `$(( 10#${n} + 1 ))` read `${n}` as unset (WS-172).
  *
- * The interpreter's class is not exported. The warm-up (worker-shell-child.ts)
- * runs a script while a hook on `Function.prototype.bind` watches for the
- * interpreter binding its own `executeScript` (each interpreter does, when
- * it is made); the hook is removed before the warm-up's promise settles.
- * The prototype's `executeScript` is then wrapped: a syntax tree the
- * transforms have not produced passes through them first.
+ * The interpreter's `executeScript` (worker-shell-interpreter.ts) is
+ * wrapped: a syntax tree the transforms have not produced passes through
+ * them first.
  *
  * Invariants:
  * - A tree is transformed once. The last transform of a block marks every
@@ -30,63 +27,30 @@
  *   ones applied (the block's text is what told them they were not needed).
  *   The ones that act on the block's own script alone (streaming, traps)
  *   leave these as they are, as they leave `bash -c`'s.
- * - An interpreter the warm-up did not meet (another just-bash) is left as
- *   it was: those scripts run untransformed, as before. The version is
- *   pinned (worker-shell-child-lock.json) and tests hold the behaviour.
+ * - Without the interpreter (another just-bash), those scripts run
+ *   untransformed, as before.
  *
  * @module
  */
 import type { ScriptNode, TransformPlugin } from "just-bash";
-
-type ExecuteScript = (this: object, ast: ScriptNode) => Promise<unknown>;
+import { type Interpreter, wrapMethod } from "./worker-shell-interpreter.ts";
 
 /** The block's transforms for a tree just-bash parsed while it ran; none before the first block. */
 let transformParsed: ((ast: ScriptNode) => ScriptNode) | undefined;
 
-const ordinaryBind = Function.prototype.bind;
-
 /**
- * Runs `meet` (which must run a script in a `Bash`) while watching for the
- * interpreter binding its `executeScript`, then wraps that method so each
- * tree it is given passes through the block's transforms (see
- * {@linkcode parsedScriptsPlugin}). Resolves whether it found the
- * interpreter; `meet`'s own failure is the caller's.
+ * Wraps `interpreter`'s `executeScript` so each tree it is given passes
+ * through the block's transforms (see {@linkcode parsedScriptsPlugin}).
  */
-export async function transformParsedScripts(meet: () => Promise<unknown>): Promise<boolean> {
-  let interpreter: { executeScript: ExecuteScript } | undefined;
-  Object.defineProperty(Function.prototype, "bind", {
-    configurable: true,
-    writable: true,
-    value(this: (...args: unknown[]) => unknown, thisArg: unknown, ...args: unknown[]) {
-      if (
-        interpreter === undefined && this.name === "executeScript" &&
-        typeof thisArg === "object" && thisArg !== null
-      ) {
-        const prototype = Object.getPrototypeOf(thisArg);
-        if (prototype?.executeScript === this) interpreter = prototype;
-      }
-      return Reflect.apply(ordinaryBind, this, [thisArg, ...args]);
-    },
-  });
-  try {
-    await meet();
-  } finally {
-    Object.defineProperty(Function.prototype, "bind", {
-      configurable: true,
-      writable: true,
-      value: ordinaryBind,
-    });
-  }
-  if (!interpreter) return false;
-  const execute = interpreter.executeScript;
-  Object.defineProperty(interpreter, "executeScript", {
-    configurable: true,
-    writable: true,
-    value(this: object, ast: ScriptNode): Promise<unknown> {
-      return Reflect.apply(execute, this, [transformParsed ? transformParsed(ast) : ast]);
-    },
-  });
-  return true;
+export function transformParsedScripts(interpreter: Interpreter): void {
+  wrapMethod(
+    interpreter,
+    "executeScript",
+    (execute) =>
+      function (this: Interpreter, ast: ScriptNode): Promise<unknown> {
+        return execute.call(this, transformParsed ? transformParsed(ast) : ast);
+      },
+  );
 }
 
 /**

@@ -26,7 +26,8 @@
  * `eval`) runs the handler with the variables as they were when the trap was
  * set.
  *
- * What runs no trap, said so rather than ignored: `ERR`, `DEBUG` and
+ * `ERR`'s handler runs after a failing command (worker-shell-err-trap.ts,
+ * WS-184). What runs no trap, said so rather than ignored: `DEBUG` and
  * `RETURN` are refused (status 1); a trap set in a subshell, a command
  * substitution, or a script the block's text does not hold (`eval`, `bash
  * -c`, a sourced file) is refused (status 1). A signal's trap (`INT`,
@@ -39,6 +40,7 @@
 // The interpreter runs with no configuration file, so its imports name the exact version.
 // deno-lint-ignore no-import-prefix
 import { parse, serialize } from "npm:just-bash@3.4.2";
+import { setErrTrap } from "./worker-shell-err-trap.ts";
 // deno-lint-ignore no-import-prefix
 import type * as JustBash from "npm:just-bash@3.4.2";
 
@@ -102,7 +104,9 @@ const SIGNALS: readonly (readonly [number, string])[] = [
 const NAMES = new Map(SIGNALS.map(([number, name]) => [number, `SIG${name}`]));
 const NUMBERS = new Map(SIGNALS.map(([number, name]) => [name, number]));
 const EXIT = 0;
-const REFUSED = new Set(["ERR", "DEBUG", "RETURN"]);
+/** `ERR`'s place in bash's order (after the signals; not a number `trap` accepts). */
+const ERR = 66;
+const REFUSED = new Set(["DEBUG", "RETURN"]);
 
 /** A signal spec's number, "refused" for bash's pseudo-signals Worker Shell never raises. */
 function signalOf(spec: string): number | "refused" | undefined {
@@ -112,6 +116,7 @@ function signalOf(spec: string): number | "refused" | undefined {
     return number === EXIT || NAMES.has(number) ? number : undefined;
   }
   if (upper === "EXIT") return EXIT;
+  if (upper === "ERR") return ERR;
   if (REFUSED.has(upper)) return "refused";
   return NUMBERS.get(upper.startsWith("SIG") ? upper.slice(3) : upper);
 }
@@ -198,6 +203,11 @@ export class BlockTraps {
   #functions: string[] = [];
   #transformed = false;
   #firing = false;
+
+  constructor() {
+    // A block starts with no ERR trap (WS-184).
+    setErrTrap(undefined);
+  }
 
   /** Rewrites the block's text (the first script the `Bash` runs), and no other. */
   readonly plugin: TransformPlugin = {
@@ -336,11 +346,13 @@ export class BlockTraps {
       if (number === undefined) {
         stderr += `bash: trap: ${spec}: invalid signal specification\n`;
       } else if (number === "refused") {
-        stderr += `bash: trap: ${spec}: Worker Shell runs no ERR, DEBUG or RETURN trap\n`;
+        stderr += `bash: trap: ${spec}: Worker Shell runs no DEBUG or RETURN trap\n`;
       } else if (action === undefined) {
         this.#actions.delete(number);
+        if (number === ERR) setErrTrap(undefined);
       } else {
         this.#actions.set(number, action);
+        if (number === ERR) setErrTrap(action);
         if (number === EXIT && !this.#firing) this.#setVariables = variables(ctx);
       }
     }
@@ -360,7 +372,8 @@ export class BlockTraps {
     for (const number of shown) {
       const action = this.#actions.get(number);
       if (action === undefined) continue;
-      stdout += `trap -- ${quoted(action)} ${number === EXIT ? "EXIT" : NAMES.get(number)}\n`;
+      const name = number === EXIT ? "EXIT" : number === ERR ? "ERR" : NAMES.get(number);
+      stdout += `trap -- ${quoted(action)} ${name}\n`;
     }
     return result(stdout, stderr, stderr === "" ? 0 : 1);
   }

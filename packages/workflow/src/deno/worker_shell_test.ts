@@ -564,11 +564,11 @@ Deno.test("WS-123: trap EXIT runs its handler when the block ends, with the shel
   });
   // What Worker Shell cannot run is refused, not ignored.
   assert.deepEqual(
-    await run("trap 'echo e' ERR; (trap 'echo s' EXIT); eval \"trap 'echo v' EXIT\""),
+    await run("trap 'echo e' DEBUG; (trap 'echo s' EXIT); eval \"trap 'echo v' EXIT\""),
     {
       exitCode: 1,
       stdout: "",
-      stderr: "bash: trap: ERR: Worker Shell runs no ERR, DEBUG or RETURN trap\n" +
+      stderr: "bash: trap: DEBUG: Worker Shell runs no DEBUG or RETURN trap\n" +
         "bash: trap: Worker Shell sets no trap in a subshell or a command substitution\n" +
         "bash: trap: Worker Shell sets no trap outside the block's own text (eval, bash -c, a sourced script)\n",
     },
