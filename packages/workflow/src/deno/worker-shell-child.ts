@@ -58,6 +58,7 @@ import { MAY_READ_SUBSTITUTION, readSubstitutionPlugin } from "./worker-shell-re
 import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { awkCommand } from "./worker-shell-awk.ts";
+import { bcCommand } from "./worker-shell-bc.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { dateCommand } from "./worker-shell-date.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
@@ -185,6 +186,7 @@ const OWN_COMMANDS = namingFoldersIn([
   whichCommand,
   jobCommand,
   waitCommand,
+  bcCommand,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
