@@ -23,9 +23,13 @@
  * right); any other command runs in a group of its own after it.
  *
  * Invariants:
+ * - A command substitution in an expression (`(( $(echo "$a > $b" | bc) ))`)
+ *   moves too (WS-185): just-bash kept its text without its quotes, so
+ *   `"$a > $b"` ran as a redirection to a file named by `$b`.
  * - An expression whose `${…}` are all of the kinds just-bash reads
- *   (`${x}`, `${#x}`, `${#a[@]}`, `${a[i]}`, `${x:-0}`) runs as written, and
- *   so does one whose text holds a `"`, a backslash or a backquote.
+ *   (`${x}`, `${#x}`, `${#a[@]}`, `${a[i]}`, `${x:-0}`) and that holds no
+ *   command substitution runs as written, and so does one whose text holds
+ *   a `"`, a backslash or a backquote outside a command substitution.
  * - A command that reads `$?`, a `for (( ))` header and an expression in a
  *   `case`, `[[ ]]` or `for … in` word run as written.
  * - The `__xmd_arith_N` variables are left set.
@@ -38,9 +42,10 @@ import { parse } from "npm:just-bash@3.4.2";
 import type { CommandNode, ScriptNode, TransformPlugin, WordNode } from "just-bash";
 import { afterAssigning, readsStatus, replaceCommands } from "./worker-shell-ast.ts";
 
-/** Whether a block's text may hold a `${…}` inside an arithmetic expression. */
+/** Whether a block's text may hold a `${…}`, a `$( )` or a backquote inside an arithmetic expression. */
 export function mayExpandInArithmetic(text: string): boolean {
-  return text.includes("${") && (text.includes("((") || text.includes("$["));
+  return (text.includes("${") || /\$\((?!\()|`/.test(text)) &&
+    (text.includes("((") || text.includes("$["));
 }
 
 type Simple = Extract<CommandNode, { type: "SimpleCommand" }>;
@@ -57,10 +62,14 @@ const READ_IN_PLACE = [
   /^[A-Za-z_]\w*:?[-=+]\d+$/,
 ];
 
-/** Whether `expression` holds a `${…}` just-bash would read wrong (and its text can move). */
+/** Whether `expression` holds an expansion just-bash would read wrong (and its text can move). */
 function needsText(expression: Expression): boolean {
   const text = expression.originalText;
-  if (text === undefined || /["\\`]/.test(text)) return false;
+  return text !== undefined && readsWrong(expression) && movable(text);
+}
+
+/** Whether just-bash would evaluate an expansion of `expression` otherwise than bash. */
+function readsWrong(expression: Expression): boolean {
   const stack: unknown[] = [expression.expression];
   while (stack.length > 0) {
     const node = stack.pop();
@@ -74,9 +83,52 @@ function needsText(expression: Expression): boolean {
     if (type === "ArithConcat" || type === "ArithDynamicBase" || type === "ArithDynamicNumber") {
       return true;
     }
+    // just-bash keeps a command substitution's text without its quotes (WS-185).
+    if (type === "ArithCommandSubst") return true;
     stack.push(...Object.values(node));
   }
   return false;
+}
+
+/** `text` without the command substitutions in it (`$( … )`, backquotes), whose quotes are their own. */
+function outsideSubstitutions(text: string): string {
+  let outside = "";
+  for (let at = 0; at < text.length;) {
+    if (text[at] === "`") {
+      const end = text.indexOf("`", at + 1);
+      at = end < 0 ? text.length : end + 1;
+      continue;
+    }
+    if (!text.startsWith("$(", at) || text.startsWith("$((", at)) {
+      outside += text[at++];
+      continue;
+    }
+    let depth = 0;
+    let quote: string | undefined;
+    for (at += 1; at < text.length; at++) {
+      const char = text[at];
+      if (quote) {
+        if (char === "\\" && quote === '"') at++;
+        else if (char === quote) quote = undefined;
+      } else if (char === "'" || char === '"') quote = char;
+      else if (char === "\\") at++;
+      else if (char === "(") depth++;
+      else if (char === ")" && --depth === 0) break;
+    }
+    at++;
+  }
+  return outside;
+}
+
+/** Whether `text` reads the same assigned in double quotes: no quote or backslash of its own. */
+function movable(text: string): boolean {
+  if (/["\\`]/.test(outsideSubstitutions(text))) return false;
+  try {
+    const value = textAssignment("__xmd_arith_0", text).value;
+    return value?.parts.length === 1 && value.parts[0].type === "DoubleQuoted";
+  } catch {
+    return false;
+  }
 }
 
 /** `__xmd_arith_N="TEXT"`, parsed as just-bash parses it. */

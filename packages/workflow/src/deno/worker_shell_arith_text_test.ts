@@ -69,10 +69,43 @@ Deno.test("worker shell: a ${name} whose value is an expression is still read as
   await assertBashCases([['e="2+3"; echo $(( ${e} * 2 )) $(( e * 2 ))', "4 10\n", 0]]);
 });
 
+/**
+ * A command substitution inside an arithmetic expression runs its text as
+ * written (WS-185; GNU bash 5.2's output): just-bash dropped its quotes, so
+ * `(( $(echo "$a > $b" | bc -l) ))` redirected `echo` into a file named by
+ * `$b` and `$(( $(echo "3 > 2" | wc -l) ))` counted nothing.
+ */
+Deno.test("worker shell: a command substitution inside arithmetic keeps its quotes, as in bash", async () => {
+  await assertBashCases([
+    ['a=2; b=1; if (( $(echo "$a > $b" | cat) )); then echo yes; fi', "yes\n", 0],
+    ["(( $(echo 1) )) && echo one", "one\n", 0],
+    ['x=$(( $(echo "3 > 2" | wc -l) )); echo $x', "1\n", 0],
+    ['(( $(echo "1>0" | cat) )) && echo ok', "ok\n", 0],
+    ["if (( $(printf '%s' \"2 > 1\" | wc -c) > 3 )); then echo big; fi", "big\n", 0],
+    ["start=100; echo $(( $(echo 150) - start ))", "50\n", 0],
+    ["printf 'a\\nb\\nc\\n' > f; (( $(wc -l < f) > 2 )) && echo three", "three\n", 0],
+    ["echo $(( `echo 2` * 3 ))", "6\n", 0],
+    ["printf 'x\\nx\\n' > f; (( count = $(grep -c x f) )); echo $count", "2\n", 0],
+    ['echo "$(( $(echo 2) + 1 ))"', "3\n", 0],
+    ['v=$(( $(echo "1 + 2") * 2 )); echo $v', "5\n", 0],
+    [
+      'a=5; b=3; if (( $(echo "$a > $b" | bc -l 2>/dev/null || echo 1) )); then echo gt; fi',
+      "gt\n",
+      0,
+    ],
+    ['n=$(( $(printf \'%s\' "a b c" | wc -w) )); echo "words $n"', "words 3\n", 0],
+    ['for (( i = $(echo 0); i < 2; i++ )); do echo "i$i"; done', "i0\ni1\n", 0],
+    ["x=7; echo $(( x > $(echo 3) ? 1 : 0 ))", "1\n", 0],
+  ], { fresh: true });
+});
+
 Deno.test("worker shell: a block is read as expanding inside arithmetic only when its text can", () => {
   assert.equal(mayExpandInArithmetic("echo $(( ${v#0} + 1 ))"), true);
   assert.equal(mayExpandInArithmetic("echo $[ ${v} ]"), true);
   assert.equal(mayExpandInArithmetic("echo $((v + 1)) ${x}"), true);
   assert.equal(mayExpandInArithmetic("echo $((v + 1))"), false);
   assert.equal(mayExpandInArithmetic('echo "${v#0}"'), false);
+  assert.equal(mayExpandInArithmetic('(( $(echo "1 > 0") ))'), true);
+  assert.equal(mayExpandInArithmetic("echo $(( `echo 2` * 3 ))"), true);
+  assert.equal(mayExpandInArithmetic("echo $(( $((1)) + 2 ))"), false);
 });
