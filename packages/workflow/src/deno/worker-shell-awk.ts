@@ -16,6 +16,8 @@
  *   so a `BEGIN` sees them too, where awk assigns them after `BEGIN`.
  * - `-f FILE`: just-bash refused the option. The program is read from the
  *   Workspace (several `-f` join, one per line).
+ * - A one-character field separator (`-F.`, `-F'|'`, `FS="."`) is that
+ *   character (worker-shell-awk-separators.ts, WS-186).
  *
  * Invariant: arguments needing none of these are just-bash's, unchanged; an
  * assignment operand after a file is left as it is.
@@ -26,6 +28,7 @@
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
 import { fieldPowers } from "./worker-shell-awk-powers.ts";
+import { literalSeparator, literalSeparatorsIn } from "./worker-shell-awk-separators.ts";
 
 /** The variables awk itself reads, which just-bash reads only when a program assigns them. */
 const SPECIAL: ReadonlySet<string> = new Set([
@@ -60,11 +63,20 @@ function assign(line: AwkLine, assignment: string): void {
   const equals = assignment.indexOf("=");
   const name = assignment.slice(0, equals);
   if (equals > 0 && SPECIAL.has(name)) {
-    line.special.push([name, assignment.slice(equals + 1)]);
+    const value = assignment.slice(equals + 1);
+    // A one-character field separator is that character (WS-186).
+    line.special.push([name, name === "FS" ? literalSeparator(value) : value]);
     line.changed = true;
   } else {
     line.options.push("-v", assignment);
   }
+}
+
+/** `-F value`, a one-character separator read as that character (WS-186). */
+function separator(line: AwkLine, value: string): void {
+  const read = literalSeparator(value);
+  line.options.push("-F", read);
+  if (read !== value) line.changed = true;
 }
 
 /** The command line read as awk reads it, or undefined when it is not one this reads. */
@@ -87,7 +99,7 @@ export function readAwkLine(args: readonly string[]): AwkLine | undefined {
     if (arg === "-F" || arg === "-v" || arg === "-f") {
       const value = args[++index];
       if (value === undefined) return undefined;
-      if (arg === "-F") line.options.push(arg, value);
+      if (arg === "-F") separator(line, value);
       else if (arg === "-v") assign(line, value);
       else line.programFiles.push(value);
     } else if (arg.startsWith("-v")) {
@@ -95,6 +107,8 @@ export function readAwkLine(args: readonly string[]): AwkLine | undefined {
       line.changed = true;
     } else if (arg.startsWith("-f")) {
       line.programFiles.push(arg.slice(2));
+    } else if (arg.startsWith("-F")) {
+      separator(line, arg.slice(2));
     } else {
       line.options.push(arg);
     }
@@ -165,7 +179,7 @@ export const awkCommand: Command = {
       operands = line.operands;
     }
     // A field raised to a power, which just-bash's awk read as the field of the power (WS-164).
-    const read = fieldPowers(program);
+    const read = literalSeparatorsIn(fieldPowers(program));
     if (!line.changed && read === program) return await ctx.origCommand(args);
     return await ctx.origCommand([
       ...line.options,

@@ -64,3 +64,32 @@ Deno.test("worker shell: a power's field is put in parentheses, and nothing in a
   const untouched = '{ print "$1^2" } /\\$1^/ { $1 ^= 2 } # $1^2\n{ print $1, 2^$1 }';
   assert.equal(fieldPowers(untouched), untouched);
 });
+
+/**
+ * A one-character field separator is that character (WS-186), as this
+ * machine's awk (mawk) and POSIX read it: just-bash's read `.`, `|`, `^` and
+ * `$` as regular expressions (`-F.` split at every character).
+ */
+Deno.test("worker shell awk: a one-character field separator is that character", async () => {
+  await assertBashCases([
+    ["echo 'a.b.c' | awk -F. '{print $NF, NF}'", "c 3\n", 0],
+    ["echo 'a|b|c' | awk -F'|' '{print $2}'", "b\n", 0],
+    ["echo 'a.b.c' | awk 'BEGIN{FS=\".\"} {print $2}'", "b\n", 0],
+    ["echo 'a.b.c' | awk -v FS=. '{print $2}'", "b\n", 0],
+    ["echo 'a+b+c' | awk -F+ '{print $3}'", "c\n", 0],
+    ["echo 'a.b.c' | awk '{n = split($0, p, \".\"); print n, p[2]}'", "3 b\n", 0],
+    ["echo 'a^b' | awk -F^ '{print $2}'", "b\n", 0],
+    ["echo 'a$b' | awk -F'$' '{print $2}'", "b\n", 0],
+    ["echo 'a*b' | awk -F'*' '{print $2}'", "b\n", 0],
+    ["echo 'a?b' | awk -F? '{print $2}'", "b\n", 0],
+    ["echo 'a(b' | awk -F'(' '{print $2}'", "b\n", 0],
+    ["echo 'a[b' | awk -F'[' '{print $2}'", "b\n", 0],
+    ["echo 'a.b' | awk -F'[.]' '{print $2}'", "b\n", 0],
+    ["echo 'a\\b' | awk -F'\\\\' '{print $2}'", "b\n", 0],
+    ["echo 'aXbxc' | awk -Fx '{print $2}'", "c\n", 0],
+    ["echo 'a\tb c' | awk -F'\\t' '{print $2}'", "b c\n", 0],
+    ["echo 'a b' | awk -F' ' '{print $2}'", "b\n", 0],
+    ["echo 'a.b.c' | awk '{gsub(\".\", \"-\"); print}'", "-----\n", 0],
+    ['echo \'a.b\' | awk \'{OFS="."; $1=$1; n=split("x.y.z", q, "."); print n}\'', "3\n", 0],
+  ]);
+});
