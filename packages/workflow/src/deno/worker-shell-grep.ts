@@ -14,7 +14,10 @@
  *   which just-bash refused ("invalid option"), is split from the cluster,
  *   with or without `-r`.
  *
- * Invariant: but for split clusters, a command line without recursion is
+ * - A `-P` pattern that starts with a lookbehind or `(?i)` is given in
+ *   forms just-bash reads (worker-shell-grep-perl.ts, WS-187).
+ *
+ * Invariant: but for split clusters and those patterns, a command line without recursion is
  * just-bash's, unchanged; with several operands, names stay just-bash's
  * (`.` among others is not given its `./`).
  *
@@ -23,6 +26,7 @@
 // The interpreter runs with no configuration file, so its import names the exact version.
 // deno-lint-ignore no-import-prefix
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
+import { withPerlPattern } from "./worker-shell-grep-perl.ts";
 
 /** Short options whose value is the rest of their word or the next word. */
 const SHORT_WITH_VALUE = new Set(["e", "f", "m", "A", "B", "C", "d", "D"]);
@@ -120,7 +124,8 @@ export const grepCommand: Command = {
   name: "grep",
   async execute(args: string[], ctx: ResolvedCommandContext): Promise<ExecResult> {
     if (ctx.origCommand === undefined) throw new Error("grep needs just-bash's own grep");
-    args = splitClusters(args);
+    // A `-P` pattern's leading lookbehind and `(?i)`, which just-bash's engine refused (WS-187).
+    args = withPerlPattern(splitClusters(args), SHORT_WITH_VALUE);
     const line = read(args);
     if (!line.recursive) return await ctx.origCommand(args);
     const files = line.patternGiven ? line.operands : line.operands.slice(1);
