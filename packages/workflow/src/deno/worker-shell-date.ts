@@ -2,7 +2,8 @@
  * `date -d` with relative items (WS-160): GNU's `date -d '+1 day'`,
  * `-d '2 hours ago'`, `-d '2020-01-31 +1 month'`, `-d 'next week'`; just-bash's
  * `date` read only absolute dates and refused these (`invalid date`). The
- * items at the end of the string (`[+-]N UNIT`, `next UNIT`, `last UNIT`, a
+ * items at the end of the string (`[+-]N UNIT`, also with the sign apart as
+ * `+ N UNIT` (WS-188), `next UNIT`, `last UNIT`, a
  * bare `UNIT` for one, then an optional `ago` that turns them all back) are
  * taken off; what is before them is read by just-bash's `date` itself (empty
  * is now), the items are added to it (years and months on the calendar, a
@@ -17,8 +18,9 @@
  * - The calendar is UTC's, as just-bash's `date` reads a date without `TZ`;
  *   under a `TZ` with daylight saving, an item of days that crosses a change
  *   is 24 hours, where GNU's keeps the wall clock.
- * - A string this takes apart but whose base just-bash cannot read is GNU's
- *   refusal of the whole string: `date: invalid date '…'`, status 1.
+ * - A string this takes apart but whose base just-bash cannot read, or is
+ *   `@SECONDS` (which GNU reads only alone), is GNU's refusal of the whole
+ *   string: `date: invalid date '…'`, status 1.
  *
  * @module
  */
@@ -70,6 +72,12 @@ export function relativeDate(text: string): RelativeDate | undefined {
     if (before !== undefined && /^[+-]?\d+$/.test(before)) {
       count = Number(before);
       used = 2;
+      // A sign written apart from its number (`+ 1 day`), as GNU reads it (WS-188).
+      const sign = words[end - 3];
+      if (/^\d/.test(before) && (sign === "+" || sign === "-")) {
+        count *= sign === "-" ? -1 : 1;
+        used = 3;
+      }
     } else if (before === "next" || before === "last") {
       count = before === "next" ? 1 : -1;
       used = 2;
@@ -117,6 +125,10 @@ export const dateCommand: Command = {
     const relative = text === undefined ? undefined : relativeDate(text);
     if (option === undefined || relative === undefined) return await original(args);
     let seconds = Math.floor(Date.now() / 1000);
+    // GNU reads `@SECONDS` only alone.
+    if (relative.base.startsWith("@")) {
+      return { stdout: "", stderr: `date: invalid date '${text}'\n`, exitCode: 1 };
+    }
     if (relative.base !== "") {
       // Read as the command reads it: in UTC with `-u`, else in `TZ`'s zone.
       const utc = args.some((arg) =>

@@ -33,7 +33,17 @@ const CASES: BashCase[] = [
   ["date -u --date='2020-01-01 +1 day' +%F", "2020-01-02\n", 0],
   ["TZ=UTC date -d '2020-06-30 +1 day' +%F", "2020-07-01\n", 0],
   ["date -d '2020-01-05' -u +%F", "2020-01-05\n", 0],
-  // A base just-bash cannot read refuses the whole string (GNU's quotes are its locale's).
+  // A sign apart from its number (WS-188).
+  ["date -u -d '2024-02-29 + 1 day' +%F", "2024-03-01\n", 0],
+  ["date -u -d '2024-01-01T00:00:00Z + 3 weeks' +%F", "2024-01-22\n", 0],
+  ["date -u -d '2024-03-10 - 2 days' +%F", "2024-03-08\n", 0],
+  // A base just-bash cannot read, or `@SECONDS` with items, refuses the whole string (GNU's quotes
+  // are its locale's).
+  [
+    "date -u -d '@0 + 90 minutes' +%T; echo \"rc $?\"",
+    "date: invalid date '@0 + 90 minutes'\nrc 1\n",
+    0,
+  ],
   [
     "date -u -d 'garbage +1 day' +%F; echo \"rc $?\"",
     "date: invalid date 'garbage +1 day'\nrc 1\n",
@@ -52,6 +62,10 @@ Deno.test("worker shell: a date string without relative items is left to just-ba
   assert.deepEqual(relativeDate("2020-01-01 10:00 -2 days 3 hours ago"), {
     base: "2020-01-01 10:00",
     items: [["day", 2], ["second", -10800]],
+  });
+  assert.deepEqual(relativeDate("2020-01-01 + 2 days"), {
+    base: "2020-01-01",
+    items: [["day", 2]],
   });
   // A month's overflow carries as GNU's does: January 31 and one month is March 2 in 2020.
   assert.equal(added(Date.UTC(2020, 0, 31) / 1000, [["month", 1]]), Date.UTC(2020, 2, 2) / 1000);
