@@ -18,6 +18,8 @@
  *   Workspace (several `-f` join, one per line).
  * - A one-character field separator (`-F.`, `-F'|'`, `FS="."`) is that
  *   character (worker-shell-awk-separators.ts, WS-186).
+ * - `split`'s separator string of several characters is a regular
+ *   expression (worker-shell-awk-split.ts, WS-189).
  *
  * Invariant: arguments needing none of these are just-bash's, unchanged; an
  * assignment operand after a file is left as it is.
@@ -29,6 +31,7 @@
 import type { Command, ExecResult, ResolvedCommandContext } from "npm:just-bash@3.4.2";
 import { fieldPowers } from "./worker-shell-awk-powers.ts";
 import { literalSeparator, literalSeparatorsIn } from "./worker-shell-awk-separators.ts";
+import { splitSeparators } from "./worker-shell-awk-split.ts";
 
 /** The variables awk itself reads, which just-bash reads only when a program assigns them. */
 const SPECIAL: ReadonlySet<string> = new Set([
@@ -179,7 +182,7 @@ export const awkCommand: Command = {
       operands = line.operands;
     }
     // A field raised to a power, which just-bash's awk read as the field of the power (WS-164).
-    const read = literalSeparatorsIn(fieldPowers(program));
+    const read = splitSeparators(literalSeparatorsIn(fieldPowers(program)));
     if (!line.changed && read === program) return await ctx.origCommand(args);
     return await ctx.origCommand([
       ...line.options,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { assertBashCases, type BashCase } from "./_test-bash-cases.ts";
 import { fieldPowers } from "./worker-shell-awk-powers.ts";
+import { splitSeparators } from "./worker-shell-awk-split.ts";
 
 /**
  * awk's variables given on its command line and its program read from a
@@ -92,4 +93,43 @@ Deno.test("worker shell awk: a one-character field separator is that character",
     ["echo 'a.b.c' | awk '{gsub(\".\", \"-\"); print}'", "-----\n", 0],
     ['echo \'a.b\' | awk \'{OFS="."; $1=$1; n=split("x.y.z", q, "."); print n}\'', "3\n", 0],
   ]);
+});
+
+/**
+ * `split`'s separator string of more than one character is a regular
+ * expression (WS-189), as this machine's awk (mawk) and POSIX read it:
+ * just-bash's split at the literal text (`split($0, p, ", *")` found one
+ * part).
+ */
+Deno.test("worker shell awk: split's separator string of several characters is a regular expression", async () => {
+  await assertBashCases([
+    ["echo 'a,b;c' | awk '{n = split($0, p, /[,;]/); print n, p[3]}'", "3 c\n", 0],
+    ["echo 'a, b,c' | awk '{n = split($0, p, \", *\"); print n, p[2]}'", "3 b\n", 0],
+    ["echo 'a.b.c' | awk '{n = split($0, p, \"[.]\"); print n, p[2]}'", "3 b\n", 0],
+    ["echo 'a1b22c' | awk '{n = split($0, p, \"[0-9]+\"); print n, p[3]}'", "3 c\n", 0],
+    ["echo 'a b  c' | awk '{n = split($0, p, \" \"); print n, p[3]}'", "3 c\n", 0],
+    ["echo 'a:b:c' | awk '{n = split($0, p, \":\"); print n, p[3]}'", "3 c\n", 0],
+    ["echo 'aXXbXXc' | awk '{n = split($0, p, \"XX\"); print n, p[2]}'", "3 b\n", 0],
+    ["echo 'a b' | awk '{n = split($0, p); print n, p[2]}'", "2 b\n", 0],
+    ["echo 'a,b;c' | awk -F'[,;]' '{print NF, $3}'", "3 c\n", 0],
+    ["echo 'a, b,c' | awk -F', *' '{print NF, $2}'", "3 b\n", 0],
+    ["echo 'k1=v1&k2=v2' | awk '{gsub(/&/, \"\\n\"); print}'", "k1=v1\nk2=v2\n", 0],
+    ["echo 'a-b' | awk '{sub(\"-\", \"+\"); print}'", "a+b\n", 0],
+    ["echo 'a.b' | awk '{gsub(\".\", \"x\"); print}'", "xxx\n", 0],
+    ["echo 'path/to/x' | awk '{n = split($0, p, \"/\"); print p[n]}'", "x\n", 0],
+  ]);
+});
+
+Deno.test("worker shell awk: only a split whose third argument is a string of several characters is rewritten", () => {
+  assert.equal(splitSeparators('{ n = split($0, p, ", *") }'), "{ n = split($0, p, /, */) }");
+  assert.equal(splitSeparators('{ split(a, b, "a/b\\"c") }'), '{ split(a, b, /a\\/b"c/) }');
+  for (
+    const program of [
+      '{ split($0, p, ",") }',
+      "{ split($0, p, sep) }",
+      "{ split($0, p, /[,;]/) }",
+      "{ split($0, p) }",
+      '{ print "split(x, y, \\"ab\\")" }',
+    ]
+  ) assert.equal(splitSeparators(program), program, program);
 });
