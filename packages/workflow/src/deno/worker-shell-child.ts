@@ -59,6 +59,7 @@ import { refusalWords } from "./worker-shell-errno-words.ts";
 import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-escapes.ts";
 import { awkCommand } from "./worker-shell-awk.ts";
 import { bcCommand } from "./worker-shell-bc.ts";
+import { cutCommand } from "./worker-shell-cut.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { dateCommand } from "./worker-shell-date.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
@@ -187,6 +188,7 @@ const OWN_COMMANDS = namingFoldersIn([
   jobCommand,
   waitCommand,
   bcCommand,
+  cutCommand,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
