@@ -60,6 +60,7 @@ import { BYTE_ESCAPE, echoCommand, printfCommand } from "./worker-shell-byte-esc
 import { awkCommand } from "./worker-shell-awk.ts";
 import { bcCommand } from "./worker-shell-bc.ts";
 import { cutCommand } from "./worker-shell-cut.ts";
+import { lnCommand } from "./worker-shell-ln.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { dateCommand } from "./worker-shell-date.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
@@ -189,6 +190,7 @@ const OWN_COMMANDS = namingFoldersIn([
   waitCommand,
   bcCommand,
   cutCommand,
+  lnCommand,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
