@@ -133,8 +133,9 @@ SAMPLES.push(...REMOTE_OWN.map((code) => new RemoteProtocolError(code, "m")));
 /**
  * Error classes that never leave the Worker Shell interpreter: the interpreter
  * process reads only its own lock (no `@xmd/core`), and each is turned into a
- * coded error, or (`XargsUsageError`, `RealpathUsageError`, `Unresolved`) into
- * a command's message and status 1, before it reaches a caller.
+ * coded error, or (`XargsUsageError`, `RealpathUsageError`, `Unresolved`, the
+ * `bc`, `cut` and `ln` refusals) into a command's message and status, before
+ * it reaches a caller.
  */
 const INTERPRETER_ONLY = new Set([
   "FrameError",
@@ -152,6 +153,13 @@ const INTERPRETER_ONLY = new Set([
   "OdUsageError",
   "XxdUsageError",
   "HexdumpUsageError",
+  "BcRuntimeError",
+  "BcSyntaxError",
+  "BcQuit",
+  "BcUnavailable",
+  "BcHalt",
+  "CutUsageError",
+  "LnUsageError",
 ]);
 
 /** Every error class declared in the packages' sources (tests and test support aside). */
