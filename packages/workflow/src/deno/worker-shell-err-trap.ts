@@ -175,32 +175,44 @@ export function runErrTraps(interpreter: Interpreter): void {
     interpreter,
     "executeStatement",
     (execute) =>
-      async function (this: Interpreter, statement: StatementNode): Promise<unknown> {
-        if (handler === undefined || running) return await execute.call(this, statement);
-        let ended: StatementOutput;
-        try {
-          ended = await execute.call(this, statement) as StatementOutput;
-        } catch (error) {
-          // `set -e` ends the script here: the handler runs first.
-          const errexit = error as Partial<StatementOutput> & { name?: unknown };
-          if (errexit?.name !== "ErrexitError" || trapped.has(errexit)) throw error;
-          // Once, for the statement that failed, not again for each that ends with it.
-          trapped.add(errexit);
-          if (!calledFunction(this, statement)) lastCommand = statement.sourceText ?? lastCommand;
-          await runAfter(this, statement, errexit as StatementOutput);
-          throw error;
-        }
-        const state = stateOf(this);
-        if (!calledFunction(this, statement) && failsItself(statement)) {
-          lastCommand = statement.sourceText ?? lastCommand;
-        }
-        if (
-          ended.exitCode !== 0 && !state.errexitSafe && !state.inCondition &&
-          !statement.background && failsItself(statement)
-        ) await runAfter(this, statement, ended);
-        return ended;
+      function (this: Interpreter, statement: StatementNode): Promise<unknown> {
+        // No handler: the statement runs as just-bash runs it, with no promise of this wrapper's.
+        if (handler === undefined || running) return execute.call(this, statement);
+        return trapping(this, statement, execute);
       },
   );
+}
+
+/** Runs `statement` by `execute`, then the handler when it failed (see the module's documentation). */
+async function trapping(
+  interpreter: Interpreter,
+  statement: StatementNode,
+  execute: Interpreter["executeStatement"],
+): Promise<unknown> {
+  let ended: StatementOutput;
+  try {
+    ended = await execute.call(interpreter, statement) as StatementOutput;
+  } catch (error) {
+    // `set -e` ends the script here: the handler runs first.
+    const errexit = error as Partial<StatementOutput> & { name?: unknown };
+    if (errexit?.name !== "ErrexitError" || trapped.has(errexit)) throw error;
+    // Once, for the statement that failed, not again for each that ends with it.
+    trapped.add(errexit);
+    if (!calledFunction(interpreter, statement)) {
+      lastCommand = statement.sourceText ?? lastCommand;
+    }
+    await runAfter(interpreter, statement, errexit as StatementOutput);
+    throw error;
+  }
+  const state = stateOf(interpreter);
+  if (!calledFunction(interpreter, statement) && failsItself(statement)) {
+    lastCommand = statement.sourceText ?? lastCommand;
+  }
+  if (
+    ended.exitCode !== 0 && !state.errexitSafe && !state.inCondition &&
+    !statement.background && failsItself(statement)
+  ) await runAfter(interpreter, statement, ended);
+  return ended;
 }
 
 /** Runs the handler after `ended`, appending its output; a handler's `exit` carries `ended`'s output. */
