@@ -25,12 +25,12 @@ import {
   bytesOutput,
   type Command,
   type ExecResult,
-  latin1FromBytes,
   type ResolvedCommandContext,
   unsafeBytesFromLatin1,
   // The interpreter runs with no configuration file, so its import names the exact version.
   // deno-lint-ignore no-import-prefix
 } from "npm:just-bash@3.4.2";
+import { inputLatin1 } from "./worker-shell-input-bytes.ts";
 
 /** A range of 1-based positions, `to` included (Infinity: to the end). */
 type Range = [from: number, to: number];
@@ -210,17 +210,6 @@ function cutRecord(record: string, line: CutLine): string | undefined {
   return out;
 }
 
-/** Reads operand `file` as a latin1 byte string (`-` is standard input). */
-async function bytesIn(ctx: ResolvedCommandContext, file: string): Promise<string> {
-  if (file === "-") return latin1FromBytes(ctx.stdin);
-  const buffer = await ctx.fs.readFileBuffer(ctx.fs.resolvePath(ctx.cwd, file));
-  let bytes = "";
-  for (let at = 0; at < buffer.length; at += 0x8000) {
-    bytes += String.fromCharCode(...buffer.subarray(at, at + 0x8000));
-  }
-  return bytes;
-}
-
 /** Worker Shell's `cut` (see the module's documentation). */
 export const cutCommand: Command = {
   name: "cut",
@@ -240,7 +229,7 @@ export const cutCommand: Command = {
     for (const file of line.files.length === 0 ? ["-"] : line.files) {
       let bytes: string;
       try {
-        bytes = await bytesIn(ctx, file);
+        bytes = await inputLatin1(ctx, file);
       } catch {
         stderr += `cut: ${file}: No such file or directory\n`;
         exitCode = 1;

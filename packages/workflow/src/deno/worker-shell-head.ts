@@ -13,11 +13,11 @@ import {
   bytesOutput,
   type Command,
   type ExecResult,
-  latin1FromBytes,
   type ResolvedCommandContext,
   unsafeBytesFromLatin1,
   // deno-lint-ignore no-import-prefix
 } from "npm:just-bash@3.4.2";
+import { inputLatin1 } from "./worker-shell-input-bytes.ts";
 
 /** What a `head` with a negative count asks for, or undefined for any other `head`. */
 interface AllBut {
@@ -86,21 +86,12 @@ export const headCommand: Command = {
     let exitCode = 0;
     for (const [index, file] of files.entries()) {
       let bytes: string;
-      if (file === "-") {
-        bytes = latin1FromBytes(ctx.stdin);
-      } else {
-        try {
-          const path = ctx.fs.resolvePath(ctx.cwd, file);
-          const buffer = await ctx.fs.readFileBuffer(path);
-          bytes = "";
-          for (let at = 0; at < buffer.length; at += 0x8000) {
-            bytes += String.fromCharCode(...buffer.subarray(at, at + 0x8000));
-          }
-        } catch {
-          stderr += `head: cannot open '${file}' for reading: No such file or directory\n`;
-          exitCode = 1;
-          continue;
-        }
+      try {
+        bytes = await inputLatin1(ctx, file);
+      } catch {
+        stderr += `head: cannot open '${file}' for reading: No such file or directory\n`;
+        exitCode = 1;
+        continue;
       }
       if (headers) {
         stdout += `${index > 0 ? "\n" : ""}==> ${file === "-" ? "standard input" : file} <==\n`;

@@ -46,3 +46,18 @@ export async function concatenatedInputs(
   }
   return all;
 }
+
+/**
+ * Operand `file` as a string of one character per byte (latin1), for a
+ * command that cuts bytes and writes them back (`head`, `cut`): standard
+ * input for `-`, else the Workspace file as it reads.
+ */
+export async function inputLatin1(ctx: ResolvedCommandContext, file: string): Promise<string> {
+  if (file === "-") return latin1FromBytes(ctx.stdin);
+  const buffer = await ctx.fs.readFileBuffer(ctx.fs.resolvePath(ctx.cwd, file));
+  let bytes = "";
+  for (let at = 0; at < buffer.length; at += 0x8000) {
+    bytes += String.fromCharCode(...buffer.subarray(at, at + 0x8000));
+  }
+  return bytes;
+}
