@@ -61,6 +61,7 @@ import { awkCommand } from "./worker-shell-awk.ts";
 import { bcCommand } from "./worker-shell-bc.ts";
 import { cutCommand } from "./worker-shell-cut.ts";
 import { lnCommand } from "./worker-shell-ln.ts";
+import { SCRIPT_COMMANDS, trackScriptSources } from "./worker-shell-script-sources.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { dateCommand } from "./worker-shell-date.ts";
 import { diffCommand } from "./worker-shell-diff.ts";
@@ -191,6 +192,7 @@ const OWN_COMMANDS = namingFoldersIn([
   bcCommand,
   cutCommand,
   lnCommand,
+  ...SCRIPT_COMMANDS,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
@@ -237,10 +239,12 @@ const warmed: Promise<void> = makeShellErrorsFatal(async () => {
       .exec(`warm=$(echo "$((1 + 1))"); echo "$warm" >/dev/null; ${MEET_FATAL_ERRORS}`)
   );
   // The interpreter's hooks: the scripts it parses itself get the block's transforms (WS-177),
-  // and a failing statement runs the ERR trap (WS-184).
+  // a failing statement runs the ERR trap (WS-184).
   if (interpreter) {
     transformParsedScripts(interpreter);
     runErrTraps(interpreter);
+    // `BASH_SOURCE` names the file whose code runs (WS-192).
+    trackScriptSources(interpreter);
   }
 }).then(() => {}, () => {});
 
