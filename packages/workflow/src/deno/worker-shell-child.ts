@@ -61,6 +61,7 @@ import { awkCommand } from "./worker-shell-awk.ts";
 import { bcCommand } from "./worker-shell-bc.ts";
 import { cutCommand } from "./worker-shell-cut.ts";
 import { lnCommand } from "./worker-shell-ln.ts";
+import { groupsCommand, idCommand } from "./worker-shell-id.ts";
 import { SCRIPT_COMMANDS, trackScriptSources } from "./worker-shell-script-sources.ts";
 import { cpCommand } from "./worker-shell-cp.ts";
 import { dateCommand } from "./worker-shell-date.ts";
@@ -193,6 +194,8 @@ const OWN_COMMANDS = namingFoldersIn([
   cutCommand,
   lnCommand,
   ...SCRIPT_COMMANDS,
+  idCommand,
+  groupsCommand,
 ]);
 
 /** The name of every command a block can run without the Workspace holding it. */
